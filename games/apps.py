@@ -1,0 +1,23 @@
+from django.apps import AppConfig
+
+
+class GamesConfig(AppConfig):
+    name = "games"
+    verbose_name = "Games"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        import logging
+
+        from django.conf import settings
+
+        logger = logging.getLogger("pusoy_api")
+        # Say plainly at start which mode this process runs in: a first-try setup on
+        # SQLite with in-process AI behaves differently under load than Postgres + workers.
+        if not settings.USING_POSTGRES:
+            logger.info(
+                "database: %s (set DATABASE_URL for PostgreSQL)",
+                settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1],
+            )
+        if settings.CELERY_TASK_ALWAYS_EAGER:
+            logger.info("AI moves run in-process (set CELERY_BROKER_URL to use Celery workers)")

@@ -1,0 +1,107 @@
+"""The one error envelope of the API: every 4xx is
+`{"error": {"code": "<snake_case>", "message": "<text>", "details": {...}}}`.
+
+DRF's own exceptions (validation, auth, throttling, 404, 405, bad JSON) are mapped to
+stable codes here, so that clients switch on `code`, never on a message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404, JsonResponse
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+
+class ApiError(exceptions.APIException):
+    """A refusal with a stable code, raised by services and views."""
+
+    status_code = status.HTTP_400_BAD_REQUEST
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        status_code: int | None = None,
+        details: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(detail=message, code=code)
+        self.code = code
+        self.message = message
+        self.details = details or {}
+        if status_code is not None:
+            self.status_code = status_code
+
+
+# DRF exception class -> stable code. Order matters: subclasses first.
+_DRF_CODES: list[tuple[type[exceptions.APIException], str]] = [
+    (exceptions.ParseError, "malformed_request"),
+    (exceptions.AuthenticationFailed, "authentication_failed"),
+    (exceptions.NotAuthenticated, "not_authenticated"),
+    (exceptions.PermissionDenied, "permission_denied"),
+    (exceptions.NotFound, "not_found"),
+    (exceptions.MethodNotAllowed, "method_not_allowed"),
+    (exceptions.NotAcceptable, "not_acceptable"),
+    (exceptions.UnsupportedMediaType, "unsupported_media_type"),
+    (exceptions.Throttled, "throttled"),
+    (exceptions.ValidationError, "invalid_input"),
+]
+
+
+def envelope(code: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"error": {"code": code, "message": message, "details": details or {}}}
+
+
+def _drf_code(exc: exceptions.APIException) -> str:
+    for exc_class, code in _DRF_CODES:
+        if isinstance(exc, exc_class):
+            return code
+    return "error"
+
+
+def _message(detail: Any) -> str:
+    if isinstance(detail, list) and detail:
+        return _message(detail[0])
+    if isinstance(detail, dict) and detail:
+        field, errors = next(iter(detail.items()))
+        text = _message(errors)
+        return text if field == "non_field_errors" else f"{field}: {text}"
+    return str(detail)
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DRF's EXCEPTION_HANDLER: the same envelope for every refusal."""
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None  # a real bug: let Django answer 500 and log it
+    if isinstance(exc, ApiError):
+        body = envelope(exc.code, exc.message, exc.details)
+    elif isinstance(exc, exceptions.ValidationError):
+        body = envelope("invalid_input", _message(exc.detail), {"fields": exc.detail})
+    elif isinstance(exc, exceptions.Throttled):
+        body = envelope("throttled", _message(exc.detail), {"retry_after": exc.wait})
+    else:
+        body = envelope(_drf_code(exc), _message(exc.detail))
+    response.data = body
+    return response
+
+
+def json_404(request: Any, exception: Exception | None = None) -> JsonResponse:
+    """handler404 outside DRF views (unknown paths)."""
+    return JsonResponse(envelope("not_found", "No such resource."), status=404)
+
+
+def json_500(request: Any) -> JsonResponse:
+    """handler500: a 5xx is always a bug; the body says so without leaking internals."""
+    return JsonResponse(
+        {"error": {"code": "server_error", "message": "Internal error.", "details": {}}},
+        status=500,
+    )

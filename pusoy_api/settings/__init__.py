@@ -1,0 +1,1 @@
+"""Settings modules: `base` reads everything from the environment; `test` tunes it for pytest."""

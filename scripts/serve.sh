@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs the project (once) and runs the service on http://127.0.0.1:${PORT:-8000}.
+# With CELERY_BROKER_URL set it also starts a Celery worker and beat beside the web server;
+# without it, AI moves run inside the web process (fine for a first try).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PYTHON=${PYTHON:-python3}
+VENV=${VENV:-.venv}
+
+if [ ! -x "$VENV/bin/gunicorn" ] || [ pyproject.toml -nt "$VENV/.installed" ]; then
+  echo "==> installing into $VENV"
+  "$PYTHON" -m venv "$VENV"
+  "$VENV/bin/python" -m pip install --quiet --upgrade pip
+  "$VENV/bin/python" -m pip install --quiet -e .
+  touch "$VENV/.installed"
+fi
+export PATH="$PWD/$VENV/bin:$PATH"
+
+python manage.py migrate --noinput
+
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; }
+trap cleanup EXIT INT TERM
+
+if [ -n "${CELERY_BROKER_URL:-}" ]; then
+  echo "==> starting Celery worker and beat on $CELERY_BROKER_URL"
+  celery -A pusoy_api worker --loglevel INFO --concurrency "${CELERY_CONCURRENCY:-2}" &
+  pids+=($!)
+  celery -A pusoy_api beat --loglevel INFO --schedule "${TMPDIR:-/tmp}/pusoy-celerybeat-schedule" &
+  pids+=($!)
+else
+  echo "==> no CELERY_BROKER_URL: AI moves run in-process"
+fi
+
+echo "==> serving on http://127.0.0.1:${PORT:-8000} (API docs at /api/docs/)"
+gunicorn pusoy_api.asgi:application --config python:pusoy_api.gunicorn_conf &
+pids+=($!)
+wait -n "${pids[@]}"

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs the project into a fresh virtualenv and runs every check CI runs:
+# lint, formatting, migrations, the OpenAPI schema, the deploy checks, and pytest.
+# Extra arguments go to pytest (e.g. `scripts/test.sh tests/engine -x`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PYTHON=${PYTHON:-python3}
+VENV=${TEST_VENV:-.venv-test}
+
+echo "==> fresh virtualenv in $VENV"
+"$PYTHON" -m venv --clear "$VENV"
+"$VENV/bin/python" -m pip install --quiet --upgrade pip
+"$VENV/bin/python" -m pip install --quiet -e ".[dev]"
+export PATH="$PWD/$VENV/bin:$PATH"
+
+echo "==> ruff"
+ruff check .
+ruff format --check .
+
+echo "==> migrations are up to date"
+DJANGO_SETTINGS_MODULE=pusoy_api.settings.test python manage.py makemigrations --check --dry-run
+
+echo "==> OpenAPI schema validates"
+DJANGO_SETTINGS_MODULE=pusoy_api.settings.test \
+  python manage.py spectacular --validate --fail-on-warn --file "$VENV/openapi.yaml"
+
+echo "==> deploy checks under production settings"
+env SECRET_KEY="ci-only-$(python -c 'import secrets; print(secrets.token_urlsafe(50))')" \
+  DEBUG=false ALLOWED_HOSTS=api.example.com \
+  DATABASE_URL=postgres://pusoy@127.0.0.1:5432/pusoy CELERY_BROKER_URL=redis://127.0.0.1:6379/0 \
+  python manage.py check --deploy --fail-level WARNING
+
+echo "==> pytest"
+# The engine's properties and self-play run in parallel on every core.
+python -m pytest -n "${PYTEST_WORKERS:-auto}" "$@"

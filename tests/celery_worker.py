@@ -1,0 +1,123 @@
+"""Runs a real Celery worker process for tests, on its own Redis queue.
+
+Each test session gets a unique queue name, so a developer's own worker (or a parallel
+test run) never steals its messages, and the worker uses the test database.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import redis
+from django.db import connection
+
+from pusoy_api.celery import app as celery_app
+
+ROOT = Path(__file__).resolve().parent.parent
+TEST_BROKER_URL = os.environ.get("TEST_CELERY_BROKER_URL", "redis://127.0.0.1:6379/15")
+
+
+def broker_reachable() -> bool:
+    try:
+        redis.Redis.from_url(TEST_BROKER_URL, socket_connect_timeout=1).ping()
+    except redis.RedisError:
+        return False
+    return True
+
+
+def _database_url() -> str:
+    db = connection.settings_dict
+    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+    port = f":{db['PORT']}" if db.get("PORT") else ""
+    return f"postgres://{db['USER']}{password}@{db['HOST'] or 'localhost'}{port}/{db['NAME']}"
+
+
+class CeleryWorker:
+    """A `celery worker` subprocess; `kill()` is SIGKILL, as a crashed machine would do."""
+
+    def __init__(self, concurrency: int = 1) -> None:
+        self.queue = f"test-{uuid.uuid4().hex[:12]}"
+        self.concurrency = concurrency
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"celery-{self.queue}.log"
+        self._saved_conf: dict[str, object] = {}
+
+    def env(self) -> dict[str, str]:
+        env = dict(os.environ)
+        env.update(
+            DJANGO_SETTINGS_MODULE="pusoy_api.settings.base",
+            DATABASE_URL=_database_url(),
+            CELERY_BROKER_URL=TEST_BROKER_URL,
+            CELERY_RESULT_BACKEND=TEST_BROKER_URL,
+            CELERY_TASK_DEFAULT_QUEUE=self.queue,
+            CONN_MAX_AGE="0",
+        )
+        env.pop("SECRET_KEY", None)
+        return env
+
+    def start(self) -> None:
+        self._point_app_at_broker()
+        log = self.log_path.open("ab")
+        self.process = subprocess.Popen(  # noqa: S603 (fixed argv)
+            [
+                sys.executable, "-m", "celery", "-A", "pusoy_api", "worker",
+                "-Q", self.queue, "--concurrency", str(self.concurrency),
+                "--pool", "prefork", "--loglevel", "INFO", "--without-gossip",
+                "--without-mingle", "--without-heartbeat",
+                "-n", f"{self.queue}@%h",
+            ],
+            cwd=ROOT, env=self.env(), stdout=log, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )  # fmt: skip
+        self.wait_ready()
+
+    def wait_ready(self, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process is not None and self.process.poll() is not None:
+                raise RuntimeError(f"celery worker exited early; log: {self.log_path}")
+            replies = celery_app.control.ping(timeout=0.5, destination=[self.node_name()])
+            if replies:
+                return
+        raise RuntimeError(f"celery worker not ready after {timeout}s; log: {self.log_path}")
+
+    def node_name(self) -> str:
+        return f"{self.queue}@{os.uname().nodename}"
+
+    def kill(self) -> None:
+        """SIGKILL the whole worker (main process and pool children)."""
+        if self.process is None:
+            return
+        # The worker runs in its own session, so its process group is exactly it and its
+        # pool children: nothing gets a chance to ack, requeue or clean up.
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
+        self.process = None
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+        celery_app.conf.update(self._saved_conf)
+
+    def _point_app_at_broker(self) -> None:
+        keys = ("broker_url", "result_backend", "task_always_eager", "task_default_queue")
+        if not self._saved_conf:
+            self._saved_conf = {key: celery_app.conf.get(key) for key in keys}
+        celery_app.conf.update(
+            broker_url=TEST_BROKER_URL,
+            result_backend=TEST_BROKER_URL,
+            task_always_eager=False,
+            task_default_queue=self.queue,
+        )

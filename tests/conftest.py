@@ -1,0 +1,36 @@
+"""Shared fixtures: API clients, and a real Celery worker process on the Redis broker."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.celery_worker import CeleryWorker, broker_reachable
+
+REQUIRE_SERVICES = os.environ.get("PUSOY_REQUIRE_SERVICES") == "1"
+
+
+@pytest.fixture
+def api_client() -> APIClient:
+    return APIClient()
+
+
+@pytest.fixture(scope="session")
+def celery_worker(django_db_setup, django_db_blocker):  # noqa: ARG001 (needs the test DB)
+    """A real `celery worker` subprocess on Redis, sharing this run's test database.
+
+    Tests that use it must be `transaction=True` so their rows are committed and
+    visible to the worker's own database connection.
+    """
+    if not broker_reachable():
+        if REQUIRE_SERVICES:
+            pytest.fail("Redis broker unreachable and PUSOY_REQUIRE_SERVICES=1")
+        pytest.skip("Redis broker unreachable: start redis-server to run worker tests")
+    worker = CeleryWorker()
+    worker.start()
+    try:
+        yield worker
+    finally:
+        worker.stop()

@@ -1,0 +1,59 @@
+"""Settings: a bare environment falls back to the embedded first-run defaults."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PROBE = """
+import json, django
+from django.conf import settings
+django.setup()
+print(json.dumps({
+    "engine": settings.DATABASES["default"]["ENGINE"],
+    "name": str(settings.DATABASES["default"]["NAME"]),
+    "eager": settings.CELERY_TASK_ALWAYS_EAGER,
+    "debug": settings.DEBUG,
+    "ssl_redirect": settings.SECURE_SSL_REDIRECT,
+    "broker": settings.CELERY_BROKER_URL,
+}))
+"""
+
+
+def _settings_under(env: dict[str, str]) -> dict:
+    base = {k: v for k, v in os.environ.items() if k in {"PATH", "HOME", "LANG", "TMPDIR"}}
+    base["DJANGO_SETTINGS_MODULE"] = "pusoy_api.settings.base"
+    out = subprocess.run(  # noqa: S603
+        [sys.executable, "-c", PROBE],
+        cwd=ROOT, env={**base, **env}, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_empty_environment_falls_back_to_sqlite_and_in_process_ai():
+    found = _settings_under({})
+    assert found["engine"] == "django.db.backends.sqlite3"
+    assert found["name"].endswith("db.sqlite3")
+    assert found["eager"] is True
+    assert found["debug"] is True
+    assert found["broker"] == ""
+
+
+def test_configured_environment_uses_postgres_and_workers():
+    found = _settings_under(
+        {
+            "SECRET_KEY": "x" * 60,
+            "DATABASE_URL": "postgres://u:p@db:5432/pusoy",
+            "CELERY_BROKER_URL": "redis://redis:6379/0",
+        }
+    )
+    assert found["engine"] == "django.db.backends.postgresql"
+    assert found["eager"] is False
+    # A deployment (SECRET_KEY set) is production-safe by default.
+    assert found["debug"] is False
+    assert found["ssl_redirect"] is True
