@@ -46,9 +46,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
     }
     checks = {
         "database": "ok" if "database" not in problems else "down",
-        "broker": (
-            "in-process" if not settings.CELERY_BROKER_URL else "ok"
-        )
+        "broker": ("in-process" if not settings.CELERY_BROKER_URL else "ok")
         if "broker" not in problems
         else "down",
     }

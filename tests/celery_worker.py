@@ -64,7 +64,7 @@ class CeleryWorker:
     def start(self) -> None:
         self._point_app_at_broker()
         log = self.log_path.open("ab")
-        self.process = subprocess.Popen(  # noqa: S603 (fixed argv)
+        self.process = subprocess.Popen(
             [
                 sys.executable, "-m", "celery", "-A", "pusoy_api", "worker",
                 "-Q", self.queue, "--concurrency", str(self.concurrency),

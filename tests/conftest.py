@@ -18,7 +18,7 @@ def api_client() -> APIClient:
 
 
 @pytest.fixture(scope="session")
-def celery_worker(django_db_setup, django_db_blocker):  # noqa: ARG001 (needs the test DB)
+def celery_worker(django_db_setup, django_db_blocker):
     """A real `celery worker` subprocess on Redis, sharing this run's test database.
 
     Tests that use it must be `transaction=True` so their rows are committed and

@@ -152,7 +152,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "pusoy_api.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "pusoy_api.errors.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 20,
@@ -163,7 +163,9 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": None,
 }
 if DEBUG:
-    REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"].append("rest_framework.renderers.BrowsableAPIRenderer")
+    REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"].append(
+        "rest_framework.renderers.BrowsableAPIRenderer"
+    )
 
 REST_KNOX = {
     "AUTH_HEADER_PREFIX": "Bearer",
@@ -193,10 +195,13 @@ CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")
 # Without a broker, AI moves run in the web process right after the human move commits.
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = True
-CELERY_RESULT_BACKEND = env.str(
-    "CELERY_RESULT_BACKEND",
-    default=CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else "",
-) or None
+CELERY_RESULT_BACKEND = (
+    env.str(
+        "CELERY_RESULT_BACKEND",
+        default=CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else "",
+    )
+    or None
+)
 CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=30)
 CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=60)
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery")
@@ -210,7 +215,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 
 REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 

@@ -28,7 +28,7 @@ print(json.dumps({
 def _settings_under(env: dict[str, str]) -> dict:
     base = {k: v for k, v in os.environ.items() if k in {"PATH", "HOME", "LANG", "TMPDIR"}}
     base["DJANGO_SETTINGS_MODULE"] = "pusoy_api.settings.base"
-    out = subprocess.run(  # noqa: S603
+    out = subprocess.run(
         [sys.executable, "-c", PROBE],
         cwd=ROOT, env={**base, **env}, capture_output=True, text=True, check=True,
     )  # fmt: skip

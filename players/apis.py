@@ -1,0 +1,134 @@
+"""Player endpoints: register, token, logout, profiles, leaderboard. Thin: one service each."""
+
+from __future__ import annotations
+
+from django.contrib.auth.password_validation import password_validators_help_texts
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.generics import ListAPIView
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from pusoy_api.errors import ApiError
+from pusoy_api.openapi import error_responses
+
+from . import selectors, services
+from .throttles import AuthRateThrottle
+
+USERNAME_FIELD = serializers.RegexField(
+    r"^[\w.@+-]+\Z", max_length=150, help_text="Letters, digits and @ . + - _ only."
+)
+
+
+class PlayerOutputSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    username = serializers.CharField()
+    games_played = serializers.IntegerField()
+    games_won = serializers.IntegerField()
+    deals_played = serializers.IntegerField()
+    deals_won = serializers.IntegerField()
+    points = serializers.IntegerField()
+    date_joined = serializers.DateTimeField()
+
+
+class RegisterApi(APIView):
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+    throttle_classes = [AuthRateThrottle]
+
+    class InputSerializer(serializers.Serializer):
+        username = USERNAME_FIELD
+        password = serializers.CharField(
+            max_length=128,
+            write_only=True,
+            help_text=" ".join(password_validators_help_texts()),
+        )
+
+    class OutputSerializer(serializers.Serializer):
+        id = serializers.UUIDField()
+        username = serializers.CharField()
+        token = serializers.CharField()
+
+    @extend_schema(
+        operation_id="auth_register",
+        request=InputSerializer,
+        responses={201: OutputSerializer, **error_responses(400, 409, 429)},
+        auth=[],
+    )
+    def post(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        player, token = services.player_register(**data.validated_data)
+        body = {"id": player.id, "username": player.username, "token": token}
+        return Response(self.OutputSerializer(body).data, status=status.HTTP_201_CREATED)
+
+
+class TokenApi(APIView):
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+    throttle_classes = [AuthRateThrottle]
+
+    class InputSerializer(serializers.Serializer):
+        username = serializers.CharField(max_length=150)
+        password = serializers.CharField(max_length=128, write_only=True)
+
+    class OutputSerializer(serializers.Serializer):
+        token = serializers.CharField()
+
+    @extend_schema(
+        operation_id="auth_token",
+        request=InputSerializer,
+        responses={200: OutputSerializer, **error_responses(400, 401, 429)},
+        auth=[],
+    )
+    def post(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        token = services.token_login(**data.validated_data)
+        return Response(self.OutputSerializer({"token": token}).data)
+
+
+class LogoutApi(APIView):
+    throttle_classes = [AuthRateThrottle]
+
+    @extend_schema(
+        operation_id="auth_logout", request=None, responses={204: None, **error_responses(401)}
+    )
+    def post(self, request):
+        services.token_revoke(token=request.auth)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MeApi(APIView):
+    @extend_schema(
+        operation_id="players_me", responses={200: PlayerOutputSerializer, **error_responses(401)}
+    )
+    def get(self, request):
+        return Response(PlayerOutputSerializer(request.user).data)
+
+
+class PlayerDetailApi(APIView):
+    @extend_schema(
+        operation_id="players_retrieve",
+        responses={200: PlayerOutputSerializer, **error_responses(401, 404)},
+    )
+    def get(self, request, player_id):
+        player = selectors.player_get(player_id=player_id)
+        if player is None:
+            raise ApiError("not_found", "No such player.", status_code=404)
+        return Response(PlayerOutputSerializer(player).data)
+
+
+class LeaderboardApi(ListAPIView):
+    serializer_class = PlayerOutputSerializer
+
+    def get_queryset(self):
+        return selectors.leaderboard()
+
+    @extend_schema(
+        operation_id="leaderboard",
+        responses={200: PlayerOutputSerializer(many=True), **error_responses(401)},
+    )
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)

@@ -1,0 +1,51 @@
+"""OpenAPI pieces shared by every endpoint: the error envelope and its responses."""
+
+from __future__ import annotations
+
+from drf_spectacular.openapi import AutoSchema as BaseAutoSchema
+from drf_spectacular.utils import OpenApiResponse, inline_serializer
+from rest_framework import serializers
+
+ErrorSerializer = inline_serializer(
+    name="Error",
+    fields={
+        "error": inline_serializer(
+            name="ErrorBody",
+            fields={
+                "code": serializers.CharField(help_text="Stable snake_case code."),
+                "message": serializers.CharField(help_text="Human text; may change."),
+                "details": serializers.DictField(help_text="Code-specific data."),
+            },
+        )
+    },
+)
+
+_DESCRIPTIONS = {
+    400: "Invalid input (`invalid_input`, `malformed_request`, card or combination codes).",
+    401: "Missing or bad token (`not_authenticated`, `authentication_failed`).",
+    403: "Not allowed (`not_a_participant`, `permission_denied`).",
+    404: "No such resource (`not_found`).",
+    409: "Conflict with the current state (`not_your_turn`, `stale_seq`, `seat_taken`, ...).",
+    422: "Well-formed but refused (illegal move codes, `idempotency_key_reused`).",
+    429: "Too many requests (`throttled`, `details.retry_after` in seconds).",
+}
+
+
+def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
+    return {
+        code: OpenApiResponse(response=ErrorSerializer, description=_DESCRIPTIONS[code])
+        for code in statuses
+    }
+
+
+class AutoSchema(BaseAutoSchema):
+    """Names a view's nested `InputSerializer`/`OutputSerializer` after the view
+    (`RegisterApi.InputSerializer` -> `RegisterInput`), so HackSoft-style nested
+    serializers do not collide in the schema's components."""
+
+    def get_serializer_name(self, serializer, direction):  # type: ignore[no-untyped-def]
+        cls = serializer if isinstance(serializer, type) else type(serializer)
+        outer, _, inner = cls.__qualname__.rpartition(".")
+        if outer:
+            return outer.removesuffix("Api") + inner.removesuffix("Serializer")
+        return super().get_serializer_name(serializer, direction)
