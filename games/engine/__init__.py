@@ -1,0 +1,54 @@
+"""The Pusoy Dos rules engine: pure Python, no Django (see docs/engine.md).
+
+>>> from games.engine import DealState, Move, Rules
+>>> state = DealState.new(Rules.from_spec("philippine"), ["3C 4D", "5C 6C", "7C 8C", "9C TC"])
+>>> state.turn, state.required_card
+(0, Card.parse('3C'))
+>>> state.apply(Move.parse("3C"))
+>>> state.turn, str(state.to_beat)
+(1, '3C')
+"""
+
+from __future__ import annotations
+
+from games.engine.cards import CARDS, Card, format_cards, parse_cards
+from games.engine.errors import (
+    EngineError,
+    IllegalMoveError,
+    InvalidMoveError,
+    RecordError,
+    RulesError,
+)
+from games.engine.moves import Move, Play
+from games.engine.record import Record, Verification, record_from_state, verify_record
+from games.engine.rules import OPTION_NAMES, PRESETS, Rules
+from games.engine.shuffle import commitment, deal_from_seed, new_seed, shuffle_deck
+from games.engine.state import DealResult, DealState, PlayerView
+
+__all__ = [
+    "CARDS",
+    "OPTION_NAMES",
+    "PRESETS",
+    "Card",
+    "DealResult",
+    "DealState",
+    "EngineError",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "Move",
+    "Play",
+    "PlayerView",
+    "Record",
+    "RecordError",
+    "Rules",
+    "RulesError",
+    "Verification",
+    "commitment",
+    "deal_from_seed",
+    "format_cards",
+    "new_seed",
+    "parse_cards",
+    "record_from_state",
+    "shuffle_deck",
+    "verify_record",
+]

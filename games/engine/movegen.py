@@ -1,0 +1,134 @@
+"""Legal-play generation on bit masks: the hot path of self-play and the AI.
+
+``legal_plays(tables, hand, beat_key, required)`` lists every distinct legal play of a
+hand as ``(mask, key)`` pairs (see ``tables``). ``beat_key`` is -1 on lead (any shape),
+else the key of the play to beat; ``required`` is the mask of a card the play must
+include (the opening card on the first play), or 0.
+"""
+
+from __future__ import annotations
+
+from games.engine.tables import (
+    FULL_HOUSE,
+    KIND_SHIFT,
+    SHIFTS,
+    SIZE_SHIFT,
+    STRAIGHT_FLUSH,
+    Tables,
+    five_key,
+    five_subsets,
+)
+
+Plays = list[tuple[int, int]]
+
+_FLUSH_MIN = five_key(1, 0)  # lowest possible flush key
+_FULL_HOUSE_MIN = five_key(FULL_HOUSE, 0)
+_STRAIGHT_FLUSH_MIN = five_key(STRAIGHT_FLUSH, 0)
+
+
+def legal_plays(t: Tables, hand: int, beat_key: int, required: int = 0) -> Plays:
+    if beat_key < 0:
+        plays = lead_plays(t, hand)
+    elif beat_key >> SIZE_SHIFT == 5:
+        plays = five_card_plays(t, hand, [(hand >> s) & 15 for s in SHIFTS], beat_key)
+        plays = [p for p in plays if p[1] > beat_key]
+    else:
+        plays = small_plays_above(t, hand, beat_key)
+    if required:
+        plays = [p for p in plays if p[0] & required]
+    return plays
+
+
+def lead_plays(t: Tables, hand: int) -> Plays:
+    """Every play of the hand: singles, pairs, triples and five-card hands."""
+    out: Plays = []
+    nibs = [(hand >> s) & 15 for s in SHIFTS]
+    for row, nib in zip(t.rows, nibs, strict=True):
+        if nib:
+            out += row[nib][0]
+    if hand.bit_count() >= 5:
+        out += five_card_plays(t, hand, nibs, -1)
+    return out
+
+
+def small_plays_above(t: Tables, hand: int, beat_key: int) -> Plays:
+    """Singles, pairs or triples (the size of ``beat_key``) that beat it."""
+    size = beat_key >> SIZE_SHIFT
+    rank = (beat_key & ((1 << SIZE_SHIFT) - 1)) >> 2
+    if size == 3 and not t.rules.triples:
+        return []
+    out: Plays = []
+    rows = t.rows
+    nib = (hand >> (4 * rank)) & 15
+    if nib:
+        out += [p for p in rows[rank][nib][size] if p[1] > beat_key]
+    hand >>= 4 * rank + 4
+    rank += 1
+    while hand:
+        nib = hand & 15
+        if nib:
+            out += rows[rank][nib][size]
+        hand >>= 4
+        rank += 1
+    return out
+
+
+def five_card_plays(t: Tables, hand: int, nibs: list[int], beat_key: int) -> Plays:
+    """Five-card hands of the hand; types that cannot beat ``beat_key`` are skipped
+    (the caller still filters by key)."""
+    out: Plays = []
+    rows = t.rows
+    # Straights and straight flushes.
+    present = 0
+    for r, nib in enumerate(nibs):
+        if nib:
+            present |= 1 << r
+    if beat_key < _FLUSH_MIN:
+        for rbits, o1, o2, o3, o4, deciding, by_nib in t.runs:
+            if present & rbits == rbits:
+                aa = rows[o1][nibs[o1]][6]
+                bb = rows[o2][nibs[o2]][6]
+                cc = rows[o3][nibs[o3]][6]
+                dd = rows[o4][nibs[o4]][6]
+                fours = [a | b | c | d for a in aa for b in bb for c in cc for d in dd]
+                for card, straight, straight_flush, same_suit in by_nib[nibs[deciding]]:
+                    out += [
+                        (card | m, straight_flush if m == same_suit else straight) for m in fours
+                    ]
+    else:  # only straight flushes can still win
+        for rbits, _o1, _o2, _o3, _o4, deciding, by_nib in t.runs:
+            if present & rbits == rbits:
+                for card, _straight, straight_flush, same_suit in by_nib[nibs[deciding]]:
+                    if hand & same_suit == same_suit:
+                        out.append((card | same_suit, straight_flush))
+    if beat_key < _FULL_HOUSE_MIN:
+        for s, suit_mask, keys in t.suits:
+            cards = hand & suit_mask
+            if cards.bit_count() >= 5:
+                out += [(m << s, keys[m]) for m in five_subsets(cards >> s) if m in keys]
+    if beat_key < _STRAIGHT_FLUSH_MIN:
+        pairs = []
+        trips = []
+        for r, nib in enumerate(nibs):
+            if nib:
+                row = rows[r][nib]
+                if row[4]:
+                    pairs.append((r, row[4]))
+                    if row[5]:
+                        trips.append((r, row[5]))
+                        if nib == 15:
+                            quad = 15 << (4 * r)
+                            key = t.quad_keys[r]
+                            rest = hand ^ quad
+                            while rest:
+                                low = rest & -rest
+                                out.append((quad | low, key))
+                                rest ^= low
+        if beat_key >> KIND_SHIFT <= (5 << (SIZE_SHIFT - KIND_SHIFT)) | FULL_HOUSE:
+            fh_keys = t.fh_keys
+            for tr, tmasks in trips:
+                key = fh_keys[tr]
+                for pr, pmasks in pairs:
+                    if pr != tr:
+                        out += [(a | b, key) for a in tmasks for b in pmasks]
+    return out

@@ -1,0 +1,53 @@
+"""Scoring of a deal (RULES.md "Scoring"): ``deuces-double``, ``cards-left``, ``cards-left-tiered``.
+
+Points are counted at the moment the first player goes out, also with ``play_out``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from games.engine.rules import Rules
+from games.engine.tables import DEUCES_MASK
+
+
+def deal_points(
+    rules: Rules,
+    winner: int,
+    final_play: int,
+    cards_left: Sequence[int],
+    cards_dealt: Sequence[int],
+) -> list[int]:
+    """Points of each seat for one deal.
+
+    - ``deuces-double``: only the winner scores, 1 doubled for each 2 in ``final_play``
+      (a card mask): 1, 2, 4, 8, 16.
+    - ``cards-left``: every other seat scores its cards left; the winner 0.
+    - ``cards-left-tiered``: as ``cards-left``, but 10 or more cards left score double
+      and a seat that has not played a single card scores triple.
+    """
+    if rules.scoring == "deuces-double":
+        points = [0] * len(cards_left)
+        points[winner] = 1 << (final_play & DEUCES_MASK).bit_count()
+        return points
+    tiered = rules.scoring == "cards-left-tiered"
+    points = []
+    for seat, left in enumerate(cards_left):
+        if seat == winner:
+            points.append(0)
+        elif tiered and left == cards_dealt[seat]:
+            points.append(3 * left)
+        elif tiered and left >= 10:
+            points.append(2 * left)
+        else:
+            points.append(left)
+    return points
+
+
+def places_by_cards_left(winner: int, cards_left: Sequence[int]) -> list[int]:
+    """Finishing order without ``play_out``: the winner, then fewest cards left first;
+    equal counts in turn order after the winner."""
+    n = len(cards_left)
+    others = [s for s in range(n) if s != winner]
+    others.sort(key=lambda s: (cards_left[s], (s - winner) % n))
+    return [winner, *others]

@@ -1,0 +1,645 @@
+"""The state of one deal: hands, turn, trick, passes, history; legal moves, checks, scoring.
+
+``DealState`` is mutable like a chess board: ``legal_moves()``, ``check(move, seat)``,
+``apply(move)``. ``view(seat)`` gives the ``PlayerView`` a client or a bot may see.
+Internally cards are bit masks and plays ``(mask, key)`` pairs (see ``tables``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.engine.cards import Card, cards_of, mask_text
+from games.engine.errors import EngineError, IllegalMoveError, InvalidMoveError
+from games.engine.movegen import legal_plays
+from games.engine.moves import PASS, Move, Play, cards_to_mask, moves_from_masks
+from games.engine.rules import Rules
+from games.engine.scoring import deal_points, places_by_cards_left
+from games.engine.tables import SIZE_SHIFT, kind_of_key, tables_for
+
+History = tuple[tuple[int, Move], ...]
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """The outcome of a deal. ``points`` and ``cards_left`` are taken when the winner
+    (the first player out) goes out; ``places`` is the finishing order (with ``play_out``
+    the real order, otherwise the winner then fewest cards left)."""
+
+    winner: int
+    points: list[int]
+    places: list[int]
+    cards_left: list[int]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "winner": self.winner,
+            "points": list(self.points),
+            "places": list(self.places),
+            "cards_left": list(self.cards_left),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> DealResult:
+        return cls(
+            winner=data["winner"],
+            points=list(data["points"]),
+            places=list(data["places"]),
+            cards_left=list(data["cards_left"]),
+        )
+
+
+def move_entry(seat: int, move: Move) -> dict[str, Any]:
+    """A move as written in records and snapshots: ``{"seat": 0, "play": ["3C"]}`` or
+    ``{"seat": 3, "pass": true}``."""
+    if move.is_pass:
+        return {"seat": seat, "pass": True}
+    return {"seat": seat, "play": [str(c) for c in move.cards]}
+
+
+def public_fields(source: DealState | PlayerView) -> dict[str, Any]:
+    """The public part of a state or view as JSON (no hand but the counts)."""
+    to_beat = source.to_beat
+    required = source.required_card
+    result = source.result
+    return {
+        "card_counts": list(source.card_counts),
+        "turn": source.turn,
+        "to_beat": None if to_beat is None else [str(c) for c in to_beat.cards],
+        "to_beat_kind": None if to_beat is None else to_beat.kind,
+        "trick_leader": source.trick_leader,
+        "last_player": source.last_player,
+        "passed": sorted(source.passed),
+        "in_play": sorted(source.in_play),
+        "required_card": None if required is None else str(required),
+        "played_cards": [str(c) for c in source.played_cards],
+        "finished_order": list(source.finished_order),
+        "seq": source.seq,
+        "is_over": source.is_over,
+        "result": None if result is None else result.to_dict(),
+    }
+
+
+def _bad_hands(message: str) -> EngineError:
+    return EngineError("bad_hands", message)
+
+
+class DealState:
+    """One deal in progress (or finished). Seat order is turn order."""
+
+    __slots__ = (
+        "_active",
+        "_beat_key",
+        "_beat_mask",
+        "_dealt",
+        "_finished",
+        "_hands",
+        "_history",
+        "_initial",
+        "_last",
+        "_leader",
+        "_n",
+        "_opening",
+        "_passed",
+        "_played",
+        "_required",
+        "_result",
+        "_rules",
+        "_score",
+        "_set_aside",
+        "_t",
+        "_trick_leader",
+        "_turn",
+    )
+
+    # ----------------------------------------------------------------- construction
+    @classmethod
+    def new(
+        cls,
+        rules: Rules | str | Mapping[str, Any] | None,
+        hands: Sequence[Iterable[Card | str] | str],
+        *,
+        leader: int | None = None,
+        set_aside: Iterable[Card | str] | str = (),
+    ) -> DealState:
+        """A deal about to start.
+
+        ``leader=None``: a first deal; the holder of the opening card leads and must
+        include it, or, when the opening card was not dealt, the holder of the lowest
+        card dealt leads and must include that card. ``leader=seat``: a later deal of a
+        match; that seat leads with any play.
+        """
+        rules = Rules.from_spec(rules)
+        if not 2 <= len(hands) <= 4:
+            raise _bad_hands(f"a deal has 2 to 4 hands, not {len(hands)}")
+        masks = []
+        seen = 0
+        for hand in [*hands, set_aside]:
+            try:
+                mask = cards_to_mask(hand)
+            except InvalidMoveError as error:
+                if error.code == "duplicate_cards":
+                    raise _bad_hands(f"a card is dealt twice: {error.message}") from None
+                raise
+            if mask & seen:
+                raise _bad_hands(f"a card is dealt twice: {mask_text(mask & seen)}")
+            seen |= mask
+            masks.append(mask)
+        set_aside_mask = masks.pop()
+        if not all(masks):
+            raise _bad_hands("every hand needs at least one card")
+        if leader is not None and (type(leader) is not int or not 0 <= leader < len(masks)):
+            raise _bad_hands(f"no seat {leader!r} to lead")
+        self = cls.__new__(cls)
+        self._setup(rules, masks, set_aside_mask, leader)
+        return self
+
+    @classmethod
+    def from_seed(
+        cls,
+        rules: Rules | str | Mapping[str, Any] | None,
+        seed: bytes,
+        num_players: int,
+        *,
+        leader: int | None = None,
+    ) -> DealState:
+        """A deal dealt by the fair shuffle of ``shuffle.deal_from_seed``."""
+        from games.engine.shuffle import deal_from_seed
+
+        rules = Rules.from_spec(rules)
+        hands, set_aside = deal_from_seed(seed, rules, num_players)
+        return cls.new(rules, hands, leader=leader, set_aside=set_aside)
+
+    def _setup(self, rules: Rules, hands: list[int], set_aside: int, leader: int | None) -> None:
+        t = tables_for(rules)
+        self._rules = rules
+        self._t = t
+        self._n = n = len(hands)
+        self._hands = list(hands)
+        self._initial = tuple(hands)
+        self._dealt = tuple(h.bit_count() for h in hands)
+        self._set_aside = set_aside
+        self._leader = leader
+        self._required = 0
+        if leader is None:
+            dealt = 0
+            for h in hands:
+                dealt |= h
+            opening = rules.opening_card.mask
+            if not dealt & opening:
+                # The opening card was set aside: the lowest card dealt opens instead.
+                index = min((i for i in range(52) if dealt >> i & 1), key=lambda i: t.single_key[i])
+                opening = 1 << index
+            self._required = opening
+            leader = next(s for s in range(n) if hands[s] & opening)
+        self._opening = self._required
+        self._turn: int | None = leader
+        self._trick_leader = leader
+        self._last = leader
+        self._beat_mask = 0
+        self._beat_key = -1
+        self._passed = 0
+        self._active = (1 << n) - 1
+        self._played = 0
+        self._history: list[tuple[int, int]] = []
+        self._finished: list[int] = []
+        self._score: tuple[int, list[int], list[int]] | None = None
+        self._result: DealResult | None = None
+
+    def copy(self) -> DealState:
+        other = DealState.__new__(DealState)
+        for name in DealState.__slots__:
+            setattr(other, name, getattr(self, name))
+        other._hands = list(self._hands)
+        other._history = list(self._history)
+        other._finished = list(self._finished)
+        return other
+
+    # ------------------------------------------------------------------- properties
+    @property
+    def rules(self) -> Rules:
+        return self._rules
+
+    @property
+    def num_players(self) -> int:
+        return self._n
+
+    @property
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        return tuple(cards_of(h) for h in self._hands)
+
+    @property
+    def initial_hands(self) -> tuple[tuple[Card, ...], ...]:
+        return tuple(cards_of(h) for h in self._initial)
+
+    @property
+    def set_aside(self) -> tuple[Card, ...]:
+        return cards_of(self._set_aside)
+
+    @property
+    def leader(self) -> int | None:
+        """The leader given for a later deal of a match, or None for a first deal."""
+        return self._leader
+
+    @property
+    def opening_card(self) -> Card | None:
+        """The card the first play had to include (None when a leader was given)."""
+        return cards_of(self._opening)[0] if self._opening else None
+
+    @property
+    def first_leader(self) -> int:
+        """The seat that led the first trick."""
+        return self._history[0][0] if self._history else self._trick_leader_at_start()
+
+    def _trick_leader_at_start(self) -> int:
+        if self._leader is not None:
+            return self._leader
+        return next(s for s in range(self._n) if self._initial[s] & self._opening)
+
+    @property
+    def turn(self) -> int | None:
+        return self._turn
+
+    @property
+    def to_beat(self) -> Play | None:
+        """The play the seat to move must beat; None when leading a trick."""
+        if self._beat_key < 0:
+            return None
+        return Play(self._beat_mask, self._beat_key, self._rules)
+
+    @property
+    def trick_leader(self) -> int:
+        """The seat that led the current trick (or is about to lead it)."""
+        return self._trick_leader
+
+    @property
+    def last_player(self) -> int | None:
+        """The seat whose play is ``to_beat`` (None when leading a trick)."""
+        return self._last if self._beat_key >= 0 else None
+
+    @property
+    def passed(self) -> frozenset[int]:
+        """Seats that passed in this trick: since the last play, or with
+        ``pass_locks_out`` since the trick began (they are skipped until it ends)."""
+        return frozenset(s for s in range(self._n) if self._passed >> s & 1)
+
+    @property
+    def required_card(self) -> Card | None:
+        """The card the very first play must include (None later or when a leader is given)."""
+        return cards_of(self._required)[0] if self._required else None
+
+    @property
+    def history(self) -> History:
+        return tuple((seat, Move(mask)) for seat, mask in self._history)
+
+    @property
+    def seq(self) -> int:
+        """Number of moves applied (the ``seq`` of the last move, moves numbered from 1)."""
+        return len(self._history)
+
+    @property
+    def is_over(self) -> bool:
+        return self._turn is None
+
+    @property
+    def result(self) -> DealResult | None:
+        return self._result
+
+    @property
+    def finished_order(self) -> tuple[int, ...]:
+        """Seats that went out, in order (more than one only with ``play_out``)."""
+        return tuple(self._finished)
+
+    @property
+    def in_play(self) -> frozenset[int]:
+        """Seats still holding cards and playing (all but those gone out)."""
+        return frozenset(s for s in range(self._n) if self._active >> s & 1)
+
+    @property
+    def card_counts(self) -> tuple[int, ...]:
+        return tuple(h.bit_count() for h in self._hands)
+
+    @property
+    def played_cards(self) -> tuple[Card, ...]:
+        return cards_of(self._played)
+
+    # ------------------------------------------------------------------ legal moves
+    def legal_plays_fast(self) -> list[tuple[int, int]]:
+        """Every legal play of the seat to move as ``(mask, key)`` pairs (no pass);
+        the representation the AI and self-play use. Empty when the deal is over."""
+        if self._turn is None:
+            return []
+        return legal_plays(self._t, self._hands[self._turn], self._beat_key, self._required)
+
+    def legal_moves(self) -> list[Move]:
+        """Every distinct legal play (as a set of cards) of the seat to move, then pass
+        when passing is allowed (not on lead)."""
+        if self._turn is None:
+            return []
+        plays = legal_plays(self._t, self._hands[self._turn], self._beat_key, self._required)
+        moves = moves_from_masks([m for m, _ in plays])
+        if self._beat_key >= 0:
+            moves.append(PASS)
+        return moves
+
+    def is_legal(self, move: Move, seat: int | None = None) -> bool:
+        try:
+            self.check(move, seat)
+        except EngineError:
+            return False
+        return True
+
+    # ------------------------------------------------------------------- validation
+    def check(self, move: Move, seat: int | None = None) -> None:
+        """Raise the typed error for ``move`` by ``seat`` (default: the seat to move),
+        codes in the order ``game_not_active``, ``not_your_turn``, then for a pass
+        ``cannot_pass_on_lead``; for a play ``cards_not_in_hand``, ``not_a_combination``,
+        ``must_include_opening_card``, ``wrong_size``, ``does_not_beat``."""
+        self._check(move.mask, self._turn if seat is None else seat)
+
+    def _check(self, mask: int, seat: int | None) -> int:
+        """The checks of ``check``; returns the key of the play (-1 for a pass)."""
+        if self._turn is None:
+            raise IllegalMoveError("game_not_active", "the deal is over")
+        if seat != self._turn:
+            raise IllegalMoveError(
+                "not_your_turn", f"it is seat {self._turn}'s turn", {"turn": self._turn}
+            )
+        if not mask:
+            if self._beat_key < 0:
+                raise IllegalMoveError("cannot_pass_on_lead", "the leader of a trick may not pass")
+            return -1
+        missing = mask & ~self._hands[seat]
+        if missing:
+            names = [str(c) for c in cards_of(missing)]
+            raise IllegalMoveError(
+                "cards_not_in_hand", f"not in your hand: {' '.join(names)}", {"cards": names}
+            )
+        key = self._t.classify(mask)
+        if key is None:
+            raise InvalidMoveError(
+                "not_a_combination",
+                f"{mask_text(mask)} is not a single, pair, "
+                + ("triple " if self._rules.triples else "")
+                + "or five-card hand",
+                {"cards": [str(c) for c in cards_of(mask)]},
+            )
+        if self._required and not mask & self._required:
+            card = str(cards_of(self._required)[0])
+            raise IllegalMoveError(
+                "must_include_opening_card",
+                f"the first play must include {card}",
+                {"card": card},
+            )
+        if self._beat_key >= 0:
+            beat = self._beat_key
+            if key >> SIZE_SHIFT != beat >> SIZE_SHIFT:
+                raise IllegalMoveError(
+                    "wrong_size",
+                    f"a {kind_of_key(beat)} must be answered with {beat >> SIZE_SHIFT} card(s)",
+                    {"size": beat >> SIZE_SHIFT},
+                )
+            if key <= beat:
+                raise IllegalMoveError(
+                    "does_not_beat",
+                    f"{mask_text(mask)} does not beat {mask_text(self._beat_mask)}",
+                    {"to_beat": [str(c) for c in cards_of(self._beat_mask)]},
+                )
+        return key
+
+    def validate(self, seat: int, action: str, cards: Sequence[object] | None = None) -> Move:
+        """Parse raw client input and check it; return the Move or raise the typed error.
+
+        Codes in order: ``game_not_active``, ``not_your_turn``; a pass:
+        ``cannot_pass_on_lead``; a play: ``invalid_card``, ``duplicate_cards``,
+        ``cards_not_in_hand``, ``not_a_combination`` (also for no cards),
+        ``must_include_opening_card``, ``wrong_size``, ``does_not_beat``. An unknown
+        action, or a pass that carries cards, is ``invalid_action``.
+        """
+        if self._turn is None:
+            raise IllegalMoveError("game_not_active", "the deal is over")
+        if seat != self._turn:
+            raise IllegalMoveError(
+                "not_your_turn", f"it is seat {self._turn}'s turn", {"turn": self._turn}
+            )
+        if action == "pass":
+            if cards:
+                raise InvalidMoveError("invalid_action", "a pass carries no cards")
+            self._check(0, seat)
+            return PASS
+        if action != "play":
+            raise InvalidMoveError(
+                "invalid_action", f"action must be 'play' or 'pass', not {action!r}"
+            )
+        if cards is None or isinstance(cards, str | bytes) or not isinstance(cards, Sequence):
+            raise InvalidMoveError("invalid_card", "cards must be a list of card strings")
+        for card in cards:
+            Card.parse(card)  # type: ignore[arg-type]
+        mask = cards_to_mask(cards)  # type: ignore[arg-type]
+        if not mask:
+            raise InvalidMoveError("not_a_combination", "a play needs at least one card")
+        self._check(mask, seat)
+        return Move(mask)
+
+    # ---------------------------------------------------------------------- applying
+    def apply(self, move: Move, seat: int | None = None) -> None:
+        """Check ``move`` (by ``seat``, default the seat to move) and apply it."""
+        key = self._check(move.mask, self._turn if seat is None else seat)
+        self.push_fast(move.mask, key)
+
+    def push_fast(self, mask: int, key: int) -> None:
+        """Apply a play ``(mask, key)`` from ``legal_plays_fast`` (or a pass: mask 0)
+        by the seat to move, without checking it."""
+        seat: int = self._turn  # type: ignore[assignment]
+        self._history.append((seat, mask))
+        if mask:
+            hand = self._hands[seat] ^ mask
+            self._hands[seat] = hand
+            self._played |= mask
+            self._beat_mask = mask
+            self._beat_key = key
+            self._last = seat
+            self._required = 0
+            if not self._rules.pass_locks_out:
+                self._passed = 0
+            if not hand and self._go_out(seat, mask):
+                return
+        else:
+            self._passed |= 1 << seat
+        active = self._active
+        waiting = active & ~self._passed
+        last = self._last
+        if not waiting & ~(1 << last):
+            # Everyone else still in the deal has passed: the last player wins the trick.
+            if not active >> last & 1:  # gone out (play_out): the next seat in the deal
+                last = self._next_in(last, active)
+            self._beat_mask = 0
+            self._beat_key = -1
+            self._passed = 0
+            self._trick_leader = last
+            self._turn = last
+            return
+        self._turn = self._next_in(seat, waiting)
+
+    def _next_in(self, seat: int, seats: int) -> int:
+        n = self._n
+        while True:
+            seat = seat + 1 if seat + 1 < n else 0
+            if seats >> seat & 1:
+                return seat
+
+    def _go_out(self, seat: int, final_play: int) -> bool:
+        """``seat`` played its last card; returns True when the deal is over."""
+        self._finished.append(seat)
+        if self._score is None:
+            cards_left = [h.bit_count() for h in self._hands]
+            points = deal_points(self._rules, seat, final_play, cards_left, self._dealt)
+            self._score = (seat, points, cards_left)
+        self._active &= ~(1 << seat)
+        if self._rules.play_out and self._active & (self._active - 1):
+            return False  # two or more still in: play on for places
+        winner, points, cards_left = self._score
+        if self._rules.play_out:
+            places = [*self._finished, self._active.bit_length() - 1]
+        else:
+            places = places_by_cards_left(winner, cards_left)
+        self._result = DealResult(winner, points, places, cards_left)
+        self._turn = None
+        return True
+
+    # ------------------------------------------------------------------------ views
+    def view(self, seat: int) -> PlayerView:
+        """What ``seat`` may see: its own hand, counts and public information only."""
+        if not 0 <= seat < self._n:
+            raise ValueError(f"no seat {seat}")
+        return PlayerView(
+            seat=seat,
+            rules=self._rules,
+            num_players=self._n,
+            hand=cards_of(self._hands[seat]),
+            card_counts=self.card_counts,
+            turn=self._turn,
+            to_beat=self.to_beat,
+            trick_leader=self._trick_leader,
+            last_player=self.last_player,
+            passed=self.passed,
+            in_play=self.in_play,
+            required_card=self.required_card,
+            history=self.history,
+            played_cards=self.played_cards,
+            finished_order=self.finished_order,
+            seq=self.seq,
+            is_over=self.is_over,
+            result=self._result,
+        )
+
+    # ---------------------------------------------------------------- serialization
+    def to_dict(self) -> dict[str, Any]:
+        """Full information (every hand): for finished-deal replays and snapshots.
+
+        The deal (rules, hands as dealt, set-aside cards, leader) and its moves are the
+        source of truth; ``state`` is derived from them, for convenience.
+        """
+        return {
+            "rules": self._rules.to_dict(),
+            "hands": [[str(c) for c in cards_of(h)] for h in self._initial],
+            "set_aside": [str(c) for c in cards_of(self._set_aside)],
+            "leader": self._leader,
+            "moves": [move_entry(seat, Move(mask)) for seat, mask in self._history],
+            "state": {
+                "hands": [[str(c) for c in cards_of(h)] for h in self._hands],
+                **public_fields(self),
+            },
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> DealState:
+        """Rebuild a state from ``to_dict`` by replaying its moves (``state`` is ignored)."""
+        state = cls.new(
+            Rules.from_dict(data["rules"]),
+            data["hands"],
+            leader=data.get("leader"),
+            set_aside=data.get("set_aside", ()),
+        )
+        for entry in data.get("moves", ()):
+            if entry.get("pass"):
+                state.apply(PASS, entry["seat"])
+            else:
+                state.apply(Move.play(entry["play"]), entry["seat"])
+        return state
+
+    def __repr__(self) -> str:
+        status = "over" if self._turn is None else f"turn={self._turn}"
+        return (
+            f"<DealState {self._rules!r} players={self._n} seq={self.seq} {status} "
+            f"to_beat={mask_text(self._beat_mask) if self._beat_key >= 0 else None!r}>"
+        )
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """What one seat may know: its own hand and public information, nothing else.
+
+    Built from a state by ``DealState.view(seat)``; it holds no other hand, so it cannot
+    leak one. Bots are functions of a PlayerView.
+    """
+
+    seat: int
+    rules: Rules
+    num_players: int
+    hand: tuple[Card, ...]
+    card_counts: tuple[int, ...]
+    turn: int | None
+    to_beat: Play | None
+    trick_leader: int
+    last_player: int | None
+    passed: frozenset[int]
+    in_play: frozenset[int]
+    required_card: Card | None
+    history: History
+    played_cards: tuple[Card, ...]
+    finished_order: tuple[int, ...]
+    seq: int
+    is_over: bool
+    result: DealResult | None
+
+    @property
+    def is_my_turn(self) -> bool:
+        return self.turn == self.seat
+
+    @property
+    def hand_mask(self) -> int:
+        mask = 0
+        for card in self.hand:
+            mask |= card.mask
+        return mask
+
+    def legal_plays_fast(self) -> list[tuple[int, int]]:
+        """``(mask, key)`` pairs of the legal plays (no pass); empty when not my turn."""
+        if self.turn != self.seat:
+            return []
+        beat_key = -1 if self.to_beat is None else self.to_beat.key
+        required = 0 if self.required_card is None else self.required_card.mask
+        return legal_plays(tables_for(self.rules), self.hand_mask, beat_key, required)
+
+    def legal_moves(self) -> list[Move]:
+        """The same answer as ``DealState.legal_moves`` for this seat on its turn."""
+        if self.turn != self.seat:
+            return []
+        moves = moves_from_masks([m for m, _ in self.legal_plays_fast()])
+        if self.to_beat is not None:
+            moves.append(PASS)
+        return moves
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "rules": self.rules.to_dict(),
+            "num_players": self.num_players,
+            "hand": [str(c) for c in self.hand],
+            **public_fields(self),
+            "history": [move_entry(seat, move) for seat, move in self.history],
+            "legal_moves": [move.to_dict() for move in self.legal_moves()],
+        }
