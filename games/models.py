@@ -1,0 +1,202 @@
+"""Games (matches), seats, deals and moves. Moves are the source of truth; a deal's
+`snapshot` is a cache of the engine state that `verify_game` rebuilds from the moves."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class GameStatus(models.TextChoices):
+    WAITING = "waiting"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
+
+
+class AiLevel(models.TextChoices):
+    RANDOM = "random"
+    GREEDY = "greedy"
+    HEURISTIC = "heuristic"
+    EXPERT = "expert"
+
+
+class Game(models.Model):
+    """A match of one or more deals under one set of resolved rules."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_created"
+    )
+    # The fully resolved options (engine `Rules.to_dict()`): a game keeps its rules
+    # forever, even when a preset's defaults change later.
+    rules = models.JSONField()
+    status = models.CharField(max_length=16, choices=GameStatus, default=GameStatus.WAITING)
+    target_deals = models.PositiveSmallIntegerField(null=True, blank=True)
+    target_score = models.PositiveIntegerField(null=True, blank=True)
+    turn_timeout = models.DurationField(
+        null=True, blank=True, help_text="Time a human has for a move; the server plays after."
+    )
+    num_seats = models.PositiveSmallIntegerField()
+    current_deal_number = models.PositiveSmallIntegerField(default=0)
+    # Bumped on every change, so clients and caches can tell whether anything moved.
+    version = models.PositiveIntegerField(default=0)
+    winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "-created_at"], name="game_status_created")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(num_seats__gte=2) & Q(num_seats__lte=4), name="game_2_to_4_seats"
+            ),
+            models.CheckConstraint(
+                condition=Q(target_deals__isnull=False) | Q(target_score__isnull=False),
+                name="game_has_a_target",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.id} ({self.status})"
+
+
+class Seat(models.Model):
+    """A place at the table: a human player (once joined) or an AI of a level."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="seats",
+    )
+    ai_level = models.CharField(max_length=16, choices=AiLevel, blank=True, default="")
+    score = models.IntegerField(default=0)
+    joined_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="seat_unique_position"),
+            models.UniqueConstraint(
+                fields=["game", "player"],
+                condition=Q(player__isnull=False),
+                name="seat_one_per_player",
+            ),
+            models.CheckConstraint(
+                condition=Q(player__isnull=True) | Q(ai_level=""), name="seat_human_or_ai"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        who = (self.ai_level and f"AI {self.ai_level}") or (self.player or "open")
+        return f"seat {self.position}: {who}"
+
+    @property
+    def is_ai(self) -> bool:
+        return bool(self.ai_level)
+
+
+class Deal(models.Model):
+    """One deal of a game. Hands and seed stay secret until the deal ends; the
+    commitment (SHA-256 of the seed) is public from the start."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveSmallIntegerField()
+    seed = models.CharField(max_length=64, help_text="32-byte shuffle seed, hex. Secret.")
+    commitment = models.CharField(max_length=64, help_text="SHA-256 of the seed, hex. Public.")
+    hands = models.JSONField(help_text="Hands as dealt, seat order. Secret until the end.")
+    set_aside = models.JSONField(default=list)
+    # None on the first deal: the holder of the opening card leads and must include it.
+    leader = models.PositiveSmallIntegerField(null=True, blank=True)
+    seq = models.PositiveIntegerField(default=0, help_text="seq of the last move applied")
+    turn = models.PositiveSmallIntegerField(null=True, blank=True)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    snapshot = models.JSONField(help_text="Cached engine state after move `seq`.")
+    winner = models.PositiveSmallIntegerField(null=True, blank=True)
+    points = models.JSONField(null=True, blank=True)
+    places = models.JSONField(null=True, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="deal_unique_number"),
+        ]
+        indexes = [
+            # The AI and deadline sweeps look for open deals whose turn has waited.
+            models.Index(
+                fields=["turn_started_at"],
+                condition=Q(finished_at__isnull=True),
+                name="deal_open_turn_started",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"deal {self.number} of {self.game_id}"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.finished_at is not None
+
+
+class MoveAction(models.TextChoices):
+    PLAY = "play"
+    PASS = "pass"
+
+
+class Move(models.Model):
+    """One move of a deal; `chain` makes the log tamper-evident (see docs/api.md)."""
+
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    action = models.CharField(max_length=8, choices=MoveAction)
+    cards = models.JSONField(default=list)
+    combination = models.CharField(max_length=20, blank=True, default="")
+    # "player" (the seat's human), "ai:<level>", or "timeout" (the server played).
+    actor = models.CharField(max_length=32)
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    chain = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["deal", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["deal", "seq"], name="move_unique_seq"),
+        ]
+
+    def __str__(self) -> str:
+        what = " ".join(self.cards) if self.action == MoveAction.PLAY else "pass"
+        return f"{self.deal} #{self.seq} seat {self.seat}: {what}"
+
+
+class IdempotentRequest(models.Model):
+    """The first answer to a request carrying an `Idempotency-Key`, replayed on retries."""
+
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    key = models.CharField(max_length=255)
+    request_hash = models.CharField(max_length=64)
+    response_status = models.PositiveSmallIntegerField()
+    response_body = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "key"], name="idempotency_unique_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: {self.key}"

@@ -1,0 +1,203 @@
+"""Every read of games: lists, a player's view of a deal, history, records, replays.
+
+Nothing here returns another player's cards while a deal is in progress: a player's
+view is built by the engine from one seat (`DealState.view`), and full information
+(hands, seed) is served only for finished deals.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet
+
+from games.engine import DealState, Rules, record_from_state
+from games.engine import Move as EngineMove
+from games.models import Deal, Game, GameStatus, Move, Seat
+from players.models import Player
+from pusoy_api.errors import ApiError
+
+
+def game_get(*, game_id: uuid.UUID) -> Game:
+    game = (
+        Game.objects.filter(pk=game_id)
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+        .first()
+    )
+    if game is None:
+        raise ApiError("not_found", "No such game.", status_code=404)
+    return game
+
+
+def games_for_player(
+    *, player: Player, status: str | None = None, mine: bool = False, my_turn: bool = False
+) -> QuerySet[Game]:
+    games = Game.objects.all()
+    if status:
+        games = games.filter(status=status)
+    if mine or my_turn:
+        games = games.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), player=player)))
+    if my_turn:
+        my_position = Seat.objects.filter(game=OuterRef("game"), player=player).values("position")
+        to_play = Deal.objects.filter(
+            game=OuterRef("pk"),
+            number=OuterRef("current_deal_number"),
+            finished_at__isnull=True,
+            turn=my_position[:1],
+        )
+        games = games.filter(status=GameStatus.ACTIVE).filter(Exists(to_play))
+    return games.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("player"))
+    ).order_by("-updated_at", "pk")
+
+
+def seat_of(game: Game, player: Player) -> int | None:
+    for seat in game.seats.all():
+        if seat.player_id == player.pk:
+            return seat.position
+    return None
+
+
+def current_deal(game: Game) -> Deal | None:
+    if game.current_deal_number == 0:
+        return None
+    return Deal.objects.filter(game=game, number=game.current_deal_number).first()
+
+
+def deal_get(*, game: Game, number: int) -> Deal:
+    deal = Deal.objects.filter(game=game, number=number).first()
+    if deal is None:
+        raise ApiError("not_found", f"No deal {number} in this game.", status_code=404)
+    return deal
+
+
+def deal_finished_get(*, game: Game, number: int) -> Deal:
+    deal = deal_get(game=game, number=number)
+    if not deal.is_finished:
+        raise ApiError(
+            "deal_in_progress",
+            "Hands and seed are revealed only when the deal is over.",
+            status_code=409,
+        )
+    return deal
+
+
+def _deal_state(deal: Deal) -> DealState:
+    return DealState.from_dict(deal.snapshot)
+
+
+def game_state_for_player(*, game: Game, player: Player) -> dict[str, Any]:
+    """The requesting player's view: own hand, counts, the play to beat, whose turn,
+    passes, scores, last seq, legal moves on their turn. Never another player's cards."""
+    seat = seat_of(game, player)
+    if seat is None:
+        raise ApiError("not_a_participant", "You have no seat in this game.", status_code=403)
+    deal = current_deal(game)
+    scores = [s.score for s in game.seats.all()]
+    body: dict[str, Any] = {
+        "game": str(game.pk),
+        "status": game.status,
+        "version": game.version,
+        "seat": seat,
+        "scores": scores,
+        "deal": None,
+    }
+    if deal is None:
+        return body
+    view = _deal_state(deal).view(seat)
+    to_beat = view.to_beat
+    legal = view.legal_moves() if view.is_my_turn and not deal.is_finished else []
+    deadline = None
+    if game.turn_timeout and deal.turn is not None and deal.turn_started_at:
+        deadline = deal.turn_started_at + game.turn_timeout
+    body["deal"] = {
+        "number": deal.number,
+        "commitment": deal.commitment,
+        "seq": deal.seq,
+        "hand": [str(c) for c in view.hand],
+        "card_counts": list(view.card_counts),
+        "turn": view.turn,
+        "to_beat": None
+        if to_beat is None
+        else {
+            "cards": [str(c) for c in to_beat.cards],
+            "combination": to_beat.kind,
+            "seat": view.last_player,
+        },
+        "trick_leader": view.trick_leader,
+        "passed": sorted(view.passed),
+        "required_card": None if view.required_card is None else str(view.required_card),
+        "finished_order": list(view.finished_order),
+        "is_over": deal.is_finished,
+        "result": None
+        if deal.winner is None
+        else {"winner": deal.winner, "points": deal.points, "places": deal.places},
+        "deadline": deadline,
+        "legal_moves": [_move_body(m) for m in legal],
+    }
+    return body
+
+
+def _move_body(move: EngineMove) -> dict[str, Any]:
+    if move.is_pass:
+        return {"action": "pass"}
+    return {"action": "play", "cards": [str(c) for c in move.cards]}
+
+
+def deal_moves(
+    *, game: Game, number: int | None = None, since: int = 0
+) -> tuple[Deal | None, list[Move]]:
+    """The public history of a deal (the current one by default), after `since`."""
+    deal = current_deal(game) if number is None else deal_get(game=game, number=number)
+    if deal is None:
+        return None, []
+    return deal, list(Move.objects.filter(deal=deal, seq__gt=since).order_by("seq"))
+
+
+def latest_seq(*, game_id: uuid.UUID) -> tuple[int, int]:
+    """(current deal number, its last seq): what a long-polling client waits to change."""
+    row = (
+        Deal.objects.filter(game_id=game_id)
+        .order_by("-number")
+        .values_list("number", "seq")
+        .first()
+    )
+    return row if row is not None else (0, 0)
+
+
+def deal_record(*, game: Game, number: int) -> dict[str, Any]:
+    """The `pusoy-dos-record/1` record of a finished deal, seed revealed."""
+    deal = deal_finished_get(game=game, number=number)
+    names = [
+        s.player.username if s.player else f"AI ({s.ai_level})"
+        for s in game.seats.all().select_related("player")
+    ]
+    return record_from_state(
+        _deal_state(deal), players=names, seed=bytes.fromhex(deal.seed), include_result=True
+    ).to_dict()
+
+
+def deal_replay(*, game: Game, number: int, at: int | None) -> dict[str, Any]:
+    """The full state of a finished deal after move `at` (default: the end)."""
+    deal = deal_finished_get(game=game, number=number)
+    full = _deal_state(deal)
+    if at is None:
+        at = full.seq
+    if not 0 <= at <= full.seq:
+        raise ApiError(
+            "invalid_seq", f"at must be between 0 and {full.seq}.", details={"last_seq": full.seq}
+        )
+    replay = DealState.new(
+        Rules.from_dict(game.rules), deal.hands, leader=deal.leader, set_aside=deal.set_aside
+    )
+    for seat, move in full.history[:at]:
+        replay.apply(move, seat)
+    return {
+        "deal": deal.number,
+        "at": at,
+        "last_seq": full.seq,
+        "seed": deal.seed,
+        "commitment": deal.commitment,
+        **replay.to_dict(),
+    }

@@ -1,0 +1,447 @@
+"""Every write on games: create, join, start a deal, submit a move, finish.
+
+Each public function is one transaction. A move takes a row lock on its game, so
+concurrent requests for one game are applied one at a time; side effects (waking
+long-polling clients, queueing the next AI turn) happen only once the move commits.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import logging
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from games.chain import chain_genesis, chain_next, move_canonical_json
+from games.engine import DealState, EngineError, Play, Rules, format_cards
+from games.engine.shuffle import commitment, new_seed
+from games.errors import api_error_from_engine
+from games.models import AiLevel, Deal, Game, GameStatus, IdempotentRequest, Move, Seat
+from players.models import Player
+from pusoy_api.errors import ApiError
+
+logger = logging.getLogger(__name__)
+
+NOTIFY_CHANNEL = "pusoy_moves"
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """One seat asked for at creation: a human seat, or an AI of a level."""
+
+    type: str  # "human" | "ai"
+    level: str = ""
+
+
+# --- Creating and joining ----------------------------------------------------------
+
+
+@transaction.atomic
+def game_create(
+    *,
+    creator: Player,
+    seats: Sequence[SeatSpec],
+    rules: Any = None,
+    target_deals: int | None = None,
+    target_score: int | None = None,
+    turn_timeout: dt.timedelta | None = None,
+) -> Game:
+    """A new game; the creator takes the first human seat. With no other human seat the
+    game starts at once."""
+    try:
+        resolved = Rules.from_spec(rules)
+    except EngineError as exc:
+        raise api_error_from_engine(exc) from exc
+    if not 2 <= len(seats) <= 4:
+        raise ApiError("invalid_seats", "A game has 2 to 4 seats.", details={"seats": len(seats)})
+    humans = [i for i, spec in enumerate(seats) if spec.type == "human"]
+    if not humans:
+        raise ApiError("invalid_seats", "At least one seat must be human (the creator's).")
+    for spec in seats:
+        if spec.type == "ai" and spec.level not in AiLevel.values:
+            raise ApiError(
+                "invalid_seats",
+                f"Unknown AI level {spec.level!r}.",
+                details={"allowed": list(AiLevel.values)},
+            )
+    if target_deals is None and target_score is None:
+        target_deals = 1
+    game = Game.objects.create(
+        created_by=creator,
+        rules=resolved.to_dict(),
+        target_deals=target_deals,
+        target_score=target_score,
+        turn_timeout=turn_timeout,
+        num_seats=len(seats),
+    )
+    now = timezone.now()
+    Seat.objects.bulk_create(
+        Seat(
+            game=game,
+            position=i,
+            player=creator if i == humans[0] else None,
+            joined_at=now if i == humans[0] else None,
+            ai_level=spec.level if spec.type == "ai" else "",
+        )
+        for i, spec in enumerate(seats)
+    )
+    if len(humans) == 1:
+        _game_start(game)
+    return game
+
+
+@transaction.atomic
+def game_join(*, game_id: uuid.UUID, player: Player, seat: int | None = None) -> Game:
+    game = _game_locked(game_id)
+    seats = list(game.seats.order_by("position"))
+    if any(s.player_id == player.pk for s in seats):
+        raise ApiError("already_joined", "You already have a seat in this game.", status_code=409)
+    if game.status != GameStatus.WAITING:
+        raise ApiError("game_not_open", "This game is not taking players.", status_code=409)
+    free = [s for s in seats if not s.is_ai and s.player_id is None]
+    if seat is None:
+        if not free:
+            raise ApiError("game_full", "No free seat.", status_code=409)
+        chosen = free[0]
+    else:
+        if not 0 <= seat < len(seats):
+            raise ApiError(
+                "invalid_seat", f"Seats are 0 to {len(seats) - 1}.", details={"seat": seat}
+            )
+        chosen = seats[seat]
+        if chosen.is_ai or chosen.player_id is not None:
+            raise ApiError("seat_taken", f"Seat {seat} is taken.", status_code=409)
+    chosen.player = player
+    chosen.joined_at = timezone.now()
+    chosen.save(update_fields=["player", "joined_at"])
+    if len(free) == 1:
+        _game_start(game)
+    else:
+        _game_touch(game)
+    return game
+
+
+def _game_locked(game_id: uuid.UUID) -> Game:
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None:
+        raise ApiError("not_found", "No such game.", status_code=404)
+    return game
+
+
+def _game_touch(game: Game, *fields: str) -> None:
+    """Save a changed game: its version goes up (we hold its row lock) and waiters wake."""
+    game.version += 1
+    game.save(update_fields=["version", "updated_at", *fields])
+    _notify(game)
+
+
+def _game_start(game: Game) -> None:
+    game.status = GameStatus.ACTIVE
+    game.started_at = timezone.now()
+    _deal_start(game, leader=None)
+    _game_touch(game, "status", "started_at", "current_deal_number")
+
+
+def _deal_start(game: Game, *, leader: int | None) -> Deal:
+    """Shuffle from a fresh secret seed and publish only its commitment."""
+    rules = Rules.from_dict(game.rules)
+    seed = new_seed()
+    state = DealState.from_seed(rules, seed, game.num_seats, leader=leader)
+    game.current_deal_number += 1
+    now = timezone.now()
+    deal = Deal.objects.create(
+        game=game,
+        number=game.current_deal_number,
+        seed=seed.hex(),
+        commitment=commitment(seed),
+        hands=[format_cards(hand) for hand in state.initial_hands],
+        set_aside=format_cards(state.set_aside),
+        leader=leader,
+        turn=state.turn,
+        turn_started_at=now,
+        snapshot=state.to_dict(),
+    )
+    _after_commit_turn(game, deal)
+    return deal
+
+
+# --- Moves --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    status: int
+    body: dict[str, Any]
+
+
+def request_fingerprint(payload: Any) -> str:
+    return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def move_submit(
+    *,
+    game_id: uuid.UUID,
+    player: Player,
+    action: str,
+    cards: list[str] | None,
+    expected_seq: int | None = None,
+    idempotency_key: str | None = None,
+    render: Callable[[Game, Deal, Move], dict[str, Any]],
+) -> MoveResult:
+    """A human's move. Refusals raise ApiError and change nothing; a retried request
+    with the same Idempotency-Key returns the first answer and applies nothing twice."""
+    fingerprint = request_fingerprint(
+        {"game": str(game_id), "action": action, "cards": cards, "expected_seq": expected_seq}
+    )
+    with transaction.atomic():
+        game = _game_locked(game_id)
+        if idempotency_key is not None:
+            earlier = IdempotentRequest.objects.filter(player=player, key=idempotency_key).first()
+            if earlier is not None:
+                if earlier.request_hash != fingerprint:
+                    raise ApiError(
+                        "idempotency_key_reused",
+                        "This Idempotency-Key was used for a different request.",
+                        status_code=422,
+                    )
+                return MoveResult(earlier.response_status, earlier.response_body)
+        seat = game.seats.filter(player=player).values_list("position", flat=True).first()
+        if seat is None:
+            raise ApiError("not_a_participant", "You have no seat in this game.", status_code=403)
+        if game.status != GameStatus.ACTIVE:
+            raise ApiError("game_not_active", f"The game is {game.status}.", status_code=409)
+        deal = _current_deal(game)
+        if expected_seq is not None and expected_seq != deal.seq:
+            raise ApiError(
+                "stale_seq",
+                f"The deal has moved on: last seq is {deal.seq}, not {expected_seq}.",
+                status_code=409,
+                details={"seq": deal.seq},
+            )
+        move = _move_apply(game, deal, seat, action, cards, actor="player", player=player)
+        result = MoveResult(201, render(game, deal, move))
+        if idempotency_key is not None:
+            IdempotentRequest.objects.create(
+                player=player,
+                key=idempotency_key,
+                request_hash=fingerprint,
+                response_status=result.status,
+                response_body=result.body,
+            )
+    return result
+
+
+@transaction.atomic
+def move_submit_for_seat(
+    *,
+    game_id: uuid.UUID,
+    deal_number: int,
+    expected_seq: int,
+    seat: int,
+    action: str,
+    cards: list[str] | None,
+    actor: str,
+) -> Move | None:
+    """A move the server makes for a seat (an AI, or a human whose time ran out),
+    computed by the caller outside any transaction. Applies nothing and returns None
+    when the deal has moved on since the caller looked (a duplicated or late task)."""
+    game = _game_locked(game_id)
+    if game.status != GameStatus.ACTIVE or game.current_deal_number != deal_number:
+        return None
+    deal = _current_deal(game)
+    if deal.seq != expected_seq or deal.turn != seat:
+        return None
+    return _move_apply(game, deal, seat, action, cards, actor=actor, player=None)
+
+
+def _current_deal(game: Game) -> Deal:
+    return Deal.objects.get(game=game, number=game.current_deal_number)
+
+
+def _move_apply(
+    game: Game,
+    deal: Deal,
+    seat: int,
+    action: str,
+    cards: list[str] | None,
+    *,
+    actor: str,
+    player: Player | None,
+) -> Move:
+    state = DealState.from_dict(deal.snapshot)
+    try:
+        engine_move = state.validate(seat, action, cards)
+        state.apply(engine_move, seat)
+    except EngineError as exc:
+        raise api_error_from_engine(exc) from exc
+    played = format_cards(engine_move.cards)
+    seq = deal.seq + 1
+    previous = (
+        chain_genesis(deal.commitment)
+        if seq == 1
+        else Move.objects.filter(deal=deal, seq=deal.seq).values_list("chain", flat=True).get()
+    )
+    combination = "" if engine_move.is_pass else Play.parse(engine_move.cards, state.rules).kind
+    move = Move.objects.create(
+        deal=deal,
+        seq=seq,
+        seat=seat,
+        action=engine_move.action,
+        cards=played,
+        combination=combination,
+        actor=actor,
+        player=player,
+        chain=chain_next(
+            previous,
+            move_canonical_json(
+                deal_number=deal.number, seq=seq, seat=seat, action=engine_move.action, cards=played
+            ),
+        ),
+    )
+    deal.seq = seq
+    deal.turn = state.turn
+    deal.turn_started_at = timezone.now()
+    deal.snapshot = state.to_dict()
+    fields = ["seq", "turn", "turn_started_at", "snapshot"]
+    if state.result is not None and deal.winner is None:
+        _deal_score(game, deal, state)
+        fields += ["winner", "points"]
+    if state.is_over:
+        deal.places = list(state.result.places)
+        deal.finished_at = timezone.now()
+        fields += ["places", "finished_at"]
+    deal.save(update_fields=fields)
+    if state.is_over:
+        _deal_finished(game, deal)
+    else:
+        _after_commit_turn(game, deal)
+        _game_touch(game)
+    return move
+
+
+def _deal_score(game: Game, deal: Deal, state: DealState) -> None:
+    """Points are fixed when the first player goes out (even if play_out goes on)."""
+    result = state.result
+    deal.winner = result.winner
+    deal.points = list(result.points)
+    seats = {s.position: s for s in game.seats.all()}
+    for position, points in enumerate(result.points):
+        Seat.objects.filter(pk=seats[position].pk).update(score=F("score") + points)
+    humans = [s for s in seats.values() if s.player_id]
+    for s in humans:
+        Player.objects.filter(pk=s.player_id).update(
+            deals_played=F("deals_played") + 1,
+            deals_won=F("deals_won") + (1 if s.position == result.winner else 0),
+            points=F("points") + result.points[s.position],
+        )
+
+
+def _deal_finished(game: Game, deal: Deal) -> None:
+    if _target_reached(game):
+        _game_finish(game)
+    else:
+        _deal_start(game, leader=deal.winner)
+        _game_touch(game, "current_deal_number")
+
+
+def _higher_is_better(rules: dict[str, Any]) -> bool:
+    return rules["scoring"] == "deuces-double"
+
+
+def _target_reached(game: Game) -> bool:
+    if game.target_deals is not None and game.current_deal_number >= game.target_deals:
+        return True
+    if game.target_score is not None:
+        best = max(game.seats.values_list("score", flat=True))
+        return best >= game.target_score
+    return False
+
+
+def _game_finish(game: Game) -> None:
+    seats = list(game.seats.order_by("position"))
+    wins = dict.fromkeys((s.position for s in seats), 0)
+    for winner in game.deals.values_list("winner", flat=True):
+        if winner is not None:
+            wins[winner] += 1
+    # deuces-double: most points wins; cards-left: fewest. Ties: more deals won, then seat.
+    sign = -1 if _higher_is_better(game.rules) else 1
+    winner = min(seats, key=lambda s: (sign * s.score, -wins[s.position], s.position))
+    game.status = GameStatus.FINISHED
+    game.winner_seat = winner.position
+    game.finished_at = timezone.now()
+    for s in seats:
+        if s.player_id:
+            Player.objects.filter(pk=s.player_id).update(
+                games_played=F("games_played") + 1,
+                games_won=F("games_won") + (1 if s.position == winner.position else 0),
+            )
+    _game_touch(game, "status", "winner_seat", "finished_at")
+
+
+# --- Side effects on commit -----------------------------------------------------------
+
+
+def _notify(game: Game) -> None:
+    """Wake long-polling clients in every web process. NOTIFY is transactional in
+    PostgreSQL: it is delivered at commit, and never for a rolled-back move."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_notify(%s, %s)", [NOTIFY_CHANNEL, str(game.pk)])
+
+
+def _after_commit_turn(game: Game, deal: Deal) -> None:
+    """Queue the AI's move when the seat to play is an AI, once this transaction commits."""
+    if deal.turn is None:
+        return
+    level = game.seats.filter(position=deal.turn).values_list("ai_level", flat=True).first()
+    if not level:
+        return
+    from games.tasks import ai_move
+
+    game_id, number, seq = str(game.pk), deal.number, deal.seq
+    transaction.on_commit(lambda: ai_move.delay(game_id, number, seq))
+
+
+# --- Server-made moves: AI turns and expired deadlines ------------------------------------
+
+
+def ai_turn_play(*, game_id: str | uuid.UUID, deal_number: int, expected_seq: int) -> bool:
+    """Compute and apply an AI seat's move. The (slow) search runs outside any
+    transaction on a snapshot; the move is then applied with `expected_seq`, so a
+    duplicated, retried or late task applies nothing. Returns whether it applied."""
+    import random
+
+    from games.ai import choose_move
+
+    deal = (
+        Deal.objects.filter(game_id=game_id, number=deal_number, finished_at__isnull=True)
+        .select_related("game")
+        .first()
+    )
+    if deal is None or deal.seq != expected_seq or deal.turn is None:
+        return False
+    if deal.game.status != GameStatus.ACTIVE:
+        return False
+    level = deal.game.seats.filter(position=deal.turn).values_list("ai_level", flat=True).get()
+    if not level:
+        return False
+    view = DealState.from_dict(deal.snapshot).view(deal.turn)
+    move = choose_move(level, view, random.Random())
+    applied = move_submit_for_seat(
+        game_id=deal.game_id,
+        deal_number=deal_number,
+        expected_seq=expected_seq,
+        seat=deal.turn,
+        action=move.action,
+        cards=format_cards(move.cards) or None,
+        actor=f"ai:{level}",
+    )
+    return applied is not None

@@ -1,0 +1,76 @@
+"""Test clients that play through HTTP alone, using only what the API tells them."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from rest_framework.test import APIClient
+
+from players.models import Player
+from players.services import token_issue
+
+PASSWORD = "correct-horse-battery-staple"
+
+
+def client_for(username: str) -> APIClient:
+    player = Player.objects.create_user(username=username, password=PASSWORD)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {token_issue(player=player)}")
+    client.player = player  # type: ignore[attr-defined]
+    return client
+
+
+def create_game(client: APIClient, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    response = client.post("/api/v1/games", {"seats": seats, **extra}, format="json")
+    assert response.status_code == 201, response.json()
+    return response.json()
+
+
+def start_human_game(
+    n: int = 4, rules: Any = None, names: tuple[str, ...] = ("ana", "ben", "cia", "dee"), **extra
+) -> tuple[str, list[APIClient]]:
+    """A game of n human seats; every player joined, so the first deal is dealt."""
+    clients = [client_for(name) for name in names[:n]]
+    body = {"rules": rules} if rules is not None else {}
+    game = create_game(clients[0], [{"type": "human"}] * n, **body, **extra)
+    for client in clients[1:]:
+        assert client.post(f"/api/v1/games/{game['id']}/join", {}, format="json").status_code == 200
+    return game["id"], clients
+
+
+def state_of(client: APIClient, game_id: str) -> dict[str, Any]:
+    response = client.get(f"/api/v1/games/{game_id}/state")
+    assert response.status_code == 200, response.json()
+    return response.json()
+
+
+def play_one(client: APIClient, game_id: str, rng: random.Random) -> dict[str, Any]:
+    """The player whose turn it is makes a random legal move, as the API lists them."""
+    state = state_of(client, game_id)
+    move = rng.choice(state["deal"]["legal_moves"])
+    response = client.post(
+        f"/api/v1/games/{game_id}/moves",
+        {**move, "expected_seq": state["deal"]["seq"]},
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    return response.json()
+
+
+def whose_turn(clients: list[APIClient], game_id: str) -> APIClient | None:
+    state = state_of(clients[0], game_id)
+    if state["status"] != "active":
+        return None
+    return clients[state["deal"]["turn"]]
+
+
+def play_until_finished(
+    clients: list[APIClient], game_id: str, rng: random.Random, max_moves: int = 5000
+) -> int:
+    moves = 0
+    while (client := whose_turn(clients, game_id)) is not None:
+        play_one(client, game_id, rng)
+        moves += 1
+        assert moves < max_moves
+    return moves
