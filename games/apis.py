@@ -272,7 +272,7 @@ class MovesApi(APIView):
     class InputSerializer(serializers.Serializer):
         action = serializers.ChoiceField(choices=["play", "pass"])
         cards = serializers.ListField(
-            child=serializers.CharField(max_length=8),
+            child=serializers.CharField(max_length=64, allow_blank=True),
             required=False,
             max_length=13 * 4,
             help_text='Cards such as "3C", "TD", "10d", "2♦".',

@@ -35,3 +35,6 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {"auth": "10000/min", "writes": "100000/min"},
 }
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Several checkouts (or developers) on one Postgres server each get their own test DB.
+DATABASES["default"]["TEST"] = {"NAME": os.environ.get("PUSOY_TEST_DB", "test_pusoy")}  # noqa: F405

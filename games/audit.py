@@ -1,0 +1,85 @@
+"""Audit of a stored game: rebuild every deal from its moves and check the cached
+snapshot, the hash chain, the seed commitment and the scores against the engine."""
+
+from __future__ import annotations
+
+import hmac
+from dataclasses import dataclass, field
+
+from games.chain import chain_genesis, chain_next, move_canonical_json
+from games.engine import DealState, EngineError, Rules
+from games.engine import Move as EngineMove
+from games.engine.shuffle import commitment, deal_from_seed
+from games.models import Deal, Game, Move
+
+
+@dataclass
+class DealAudit:
+    number: int
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def deal_audit(game: Game, deal: Deal) -> DealAudit:
+    audit = DealAudit(deal.number)
+    rules = Rules.from_dict(game.rules)
+    seed = bytes.fromhex(deal.seed)
+    if not hmac.compare_digest(commitment(seed), deal.commitment):
+        audit.problems.append("commitment is not the SHA-256 of the seed")
+    hands, set_aside = deal_from_seed(seed, rules, game.num_seats)
+    if [[str(c) for c in h] for h in hands] != deal.hands or [str(c) for c in set_aside] != list(
+        deal.set_aside
+    ):
+        audit.problems.append("the seed does not reproduce the stored hands")
+    state = DealState.new(rules, deal.hands, leader=deal.leader, set_aside=deal.set_aside)
+    link = chain_genesis(deal.commitment)
+    moves = list(Move.objects.filter(deal=deal).order_by("seq"))
+    for expected_seq, move in enumerate(moves, start=1):
+        if move.seq != expected_seq:
+            audit.problems.append(f"move seq {move.seq} where {expected_seq} was due")
+            break
+        link = chain_next(
+            link,
+            move_canonical_json(
+                deal_number=deal.number,
+                seq=move.seq,
+                seat=move.seat,
+                action=move.action,
+                cards=move.cards,
+            ),
+        )
+        if not hmac.compare_digest(link, move.chain):
+            audit.problems.append(f"hash chain broken at move {move.seq}")
+            break
+        engine_move = EngineMove.pass_() if move.action == "pass" else EngineMove.play(move.cards)
+        try:
+            state.apply(engine_move, move.seat)
+        except EngineError as exc:
+            audit.problems.append(f"move {move.seq} is illegal: {exc.code}")
+            break
+    if audit.ok:
+        if deal.seq != state.seq:
+            audit.problems.append(f"deal says seq {deal.seq}, moves give {state.seq}")
+        if DealState.from_dict(deal.snapshot).to_dict() != state.to_dict():
+            audit.problems.append("the cached snapshot differs from the replayed moves")
+        result = state.result
+        if deal.is_finished != state.is_over:
+            audit.problems.append("finished flag disagrees with the replay")
+        if result is not None and (deal.winner, deal.points) != (result.winner, result.points):
+            audit.problems.append("stored winner/points differ from the replay")
+    return audit
+
+
+def game_audit(game: Game) -> list[DealAudit]:
+    audits = [deal_audit(game, deal) for deal in game.deals.order_by("number")]
+    scores = [0] * game.num_seats
+    for deal in game.deals.exclude(points=None):
+        for seat, points in enumerate(deal.points):
+            scores[seat] += points
+    stored = list(game.seats.order_by("position").values_list("score", flat=True))
+    if stored != scores and audits:
+        audits[-1].problems.append(f"seat scores {stored} differ from the deals' sum {scores}")
+    return audits

@@ -1,0 +1,108 @@
+"""During a deal no response to a player holds a card of another player's hand."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+
+from games.models import Deal
+from tests.api.helpers import client_for, play_one, start_human_game, state_of, whose_turn
+
+pytestmark = pytest.mark.django_db
+
+CARD = re.compile(r"^[2-9TJQKA][CSHD]$")
+# Keys whose values name cards by rule, not by who holds them.
+PUBLIC_BY_RULE = {"required_card", "rules", "opening_card"}
+
+
+def cards_in(body: Any, key: str | None = None) -> set[str]:
+    """Every card string in a JSON body, except rule-given ones."""
+    if key in PUBLIC_BY_RULE:
+        return set()
+    if isinstance(body, dict):
+        return set().union(*(cards_in(v, k) for k, v in body.items())) if body else set()
+    if isinstance(body, list):
+        return set().union(*(cards_in(v, key) for v in body)) if body else set()
+    if isinstance(body, str) and CARD.match(body):
+        return {body}
+    return set()
+
+
+def others_cards(game_id: str, seat: int) -> set[str]:
+    deal = Deal.objects.filter(game_id=game_id).order_by("-number").first()
+    hands = deal.snapshot["state"]["hands"]
+    return {card for other, hand in enumerate(hands) if other != seat for card in hand}
+
+
+def everything_a_player_can_ask(client, game_id: str) -> list[Any]:
+    base = f"/api/v1/games/{game_id}"
+    paths = [
+        f"{base}/state",
+        base,
+        "/api/v1/games",
+        "/api/v1/games?mine=true",
+        "/api/v1/games?my_turn=true",
+        f"{base}/moves",
+        f"{base}/moves?deal=1",
+        f"{base}/deals/1/record",
+        f"{base}/deals/1/replay",
+        f"{base}/deals/1/replay?at=0",
+    ]
+    return [client.get(path).json() for path in paths]
+
+
+def test_no_response_shows_another_players_cards_during_the_deal():
+    game_id, clients = start_human_game(4)
+    stranger = client_for("eve")
+    rng = random.Random(7)
+    for _ in range(25):
+        for seat, client in enumerate(clients):
+            hidden = others_cards(game_id, seat)
+            for body in everything_a_player_can_ask(client, game_id):
+                assert not cards_in(body) & hidden, body
+        all_hands = others_cards(game_id, -1)
+        for body in everything_a_player_can_ask(stranger, game_id):
+            assert not cards_in(body) & all_hands
+        mover = whose_turn(clients, game_id)
+        if mover is None:
+            break
+        play_one(mover, game_id, rng)
+
+
+def test_records_and_replays_are_refused_while_the_deal_is_on():
+    game_id, clients = start_human_game(4)
+    for path in ("deals/1/record", "deals/1/replay"):
+        response = clients[0].get(f"/api/v1/games/{game_id}/{path}")
+        assert response.status_code == 409
+        assert response.json()["error"]["code"] == "deal_in_progress"
+
+
+def test_state_shows_own_hand_and_only_counts_of_others():
+    game_id, clients = start_human_game(4)
+    for seat, client in enumerate(clients):
+        deal = state_of(client, game_id)["deal"]
+        assert deal["card_counts"] == [13, 13, 13, 13]
+        assert len(deal["hand"]) == 13
+        assert not set(deal["hand"]) & others_cards(game_id, seat)
+        assert "hands" not in deal
+        assert "seed" not in deal
+        assert len(deal["commitment"]) == 64
+
+
+def test_an_error_names_only_the_cards_the_player_sent():
+    game_id, clients = start_human_game(4)
+    turn = state_of(clients[0], game_id)["deal"]["turn"]
+    someone_elses = sorted(others_cards(game_id, turn))[:2]
+    response = clients[turn].post(
+        f"/api/v1/games/{game_id}/moves",
+        {"action": "play", "cards": ["3C", *someone_elses]},
+        format="json",
+    )
+    assert response.status_code == 422
+    named = cards_in(response.json())
+    assert named <= {"3C", *someone_elses}
+    # Which of the sent cards someone else holds is not revealed beyond "not yours".
+    assert response.json()["error"]["code"] == "cards_not_in_hand"
