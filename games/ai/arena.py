@@ -1,0 +1,233 @@
+"""Bots against bots, no HTTP and no database: the engine of ``manage.py ai_arena``.
+
+Deal ``d`` is dealt from a seed derived from the arena seed and ``d``, and played once
+per seat rotation (so ``games`` deals are ``games / players`` distinct deals, each played
+with the levels rotated through every seat): every level plays every seat position
+equally, and luck of the cards cancels between levels. Deals run in worker processes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import multiprocessing
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from games.ai import LEVELS, Budget, choose_move
+from games.engine.rules import Rules
+from games.engine.state import DealState
+
+
+@dataclass(frozen=True)
+class DealOutcome:
+    index: int
+    levels: tuple[str, ...]  # level per seat
+    winner: int
+    points: tuple[int, ...]
+    move_seconds: dict[str, list[float]]  # per level, seconds per move
+
+
+@dataclass(frozen=True)
+class LevelStats:
+    level: str
+    seats: int
+    wins: int
+    deals: int
+    win_share: float
+    win_share_ci: tuple[float, float]
+    fair_share: float
+    mean_points: float  # per seat per deal
+    mean_points_ci: tuple[float, float]
+    moves: int
+    move_ms_p50: float
+    move_ms_p95: float
+    move_ms_mean: float
+
+
+@dataclass
+class ArenaReport:
+    seats: tuple[str, ...]
+    rules: Rules
+    games: int
+    seed: str
+    budget: Budget
+    workers: int
+    seconds: float
+    levels: list[LevelStats] = field(default_factory=list)
+
+
+def deal_seed(seed: str, deal: int) -> bytes:
+    return hashlib.sha256(f"pusoy-arena:{seed}:{deal}".encode()).digest()
+
+
+def rotation(seats: Sequence[str], index: int) -> tuple[str, ...]:
+    """The level per seat in game ``index``: the seat list rotated by ``index``."""
+    n = len(seats)
+    shift = index % n
+    return tuple(seats[(s - shift) % n] for s in range(n))
+
+
+def play_deal(task: tuple[int, tuple[str, ...], Rules, str, Budget]) -> DealOutcome:
+    """Play game ``index`` to its end (a first deal: the opening card leads)."""
+    index, seats, rules, seed, budget = task
+    n = len(seats)
+    levels = rotation(seats, index)
+    state = DealState.from_seed(rules, deal_seed(seed, index // n), n)
+    rng = random.Random(f"{seed}:{index}")
+    times: dict[str, list[float]] = {level: [] for level in set(levels)}
+    while not state.is_over:
+        seat = state.turn
+        assert seat is not None
+        view = state.view(seat)
+        start = time.perf_counter()
+        move = choose_move(levels[seat], view, rng, budget=budget)
+        times[levels[seat]].append(time.perf_counter() - start)
+        state.apply(move)
+    result = state.result
+    assert result is not None
+    return DealOutcome(index, levels, result.winner, tuple(result.points), times)
+
+
+def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a binomial proportion."""
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_ci(values: Sequence[float], z: float = 1.96) -> tuple[float, tuple[float, float]]:
+    n = len(values)
+    if n == 0:
+        return (0.0, (0.0, 0.0))
+    mean = sum(values) / n
+    if n == 1:
+        return (mean, (mean, mean))
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = z * math.sqrt(var / n)
+    return (mean, (mean - half, mean + half))
+
+
+def percentile(sorted_values: Sequence[float], q: float) -> float:
+    if not sorted_values:
+        return 0.0
+    k = min(len(sorted_values) - 1, max(0, math.ceil(q * len(sorted_values)) - 1))
+    return sorted_values[k]
+
+
+def summarize(outcomes: Sequence[DealOutcome], seats: Sequence[str]) -> list[LevelStats]:
+    n = len(seats)
+    stats = []
+    for level in dict.fromkeys(seats):
+        k = seats.count(level)
+        wins = sum(1 for o in outcomes if o.levels[o.winner] == level)
+        points = [
+            sum(p for s, p in enumerate(o.points) if o.levels[s] == level) / k for o in outcomes
+        ]
+        mean, ci = mean_ci(points)
+        times = sorted(t for o in outcomes for t in o.move_seconds.get(level, ()))
+        stats.append(
+            LevelStats(
+                level=level,
+                seats=k,
+                wins=wins,
+                deals=len(outcomes),
+                win_share=wins / len(outcomes) if outcomes else 0.0,
+                win_share_ci=wilson(wins, len(outcomes)),
+                fair_share=k / n,
+                mean_points=mean,
+                mean_points_ci=ci,
+                moves=len(times),
+                move_ms_p50=percentile(times, 0.5) * 1000,
+                move_ms_p95=percentile(times, 0.95) * 1000,
+                move_ms_mean=(sum(times) / len(times) * 1000) if times else 0.0,
+            )
+        )
+    return stats
+
+
+def run_arena(
+    seats: Sequence[str],
+    games: int,
+    rules: Rules,
+    *,
+    seed: str = "0",
+    budget: Budget | None = None,
+    workers: int = 2,
+    progress: Callable[[int, int], None] | None = None,
+) -> ArenaReport:
+    """Play ``games`` deals (levels rotated through the seats) in ``workers`` processes."""
+    seats = tuple(seats)
+    if not 2 <= len(seats) <= 4:
+        raise ValueError("an arena needs 2 to 4 seats")
+    for level in seats:
+        if level not in LEVELS:
+            raise ValueError(f"unknown AI level {level!r}; known: {', '.join(LEVELS)}")
+    if games < 1:
+        raise ValueError("games must be at least 1")
+    budget = budget or Budget()
+    tasks = [(i, seats, rules, seed, budget) for i in range(games)]
+    start = time.perf_counter()
+    outcomes: list[DealOutcome] = []
+    if workers <= 1:
+        for task in tasks:
+            outcomes.append(play_deal(task))
+            if progress:
+                progress(len(outcomes), games)
+    else:
+        # Processes, not threads: the bots are pure Python and need a core each.
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            for outcome in pool.imap_unordered(play_deal, tasks):
+                outcomes.append(outcome)
+                if progress:
+                    progress(len(outcomes), games)
+    outcomes.sort(key=lambda o: o.index)
+    report = ArenaReport(
+        seats=seats,
+        rules=rules,
+        games=games,
+        seed=seed,
+        budget=budget,
+        workers=workers,
+        seconds=time.perf_counter() - start,
+    )
+    report.levels = summarize(outcomes, seats)
+    return report
+
+
+def format_report(report: ArenaReport) -> str:
+    budget = f"{report.budget.seconds * 1000:g} ms"
+    if report.budget.iterations is not None:
+        budget += f" / {report.budget.iterations} rollouts"
+    lines = [
+        f"{report.games} deals, rules {report.rules.to_spec()!r}, "
+        f"seats {','.join(report.seats)} (rotated), expert budget {budget}, "
+        f"seed {report.seed!r}, {report.workers} worker(s), {report.seconds:.1f} s",
+        "",
+        f"{'level':<10} {'seats':>5} {'wins':>5}  {'win share [95% CI]':<24} {'fair':>6}"
+        f"  {'mean points/seat [95% CI]':<28}",
+    ]
+    for s in report.levels:
+        lo, hi = s.win_share_ci
+        plo, phi = s.mean_points_ci
+        lines.append(
+            f"{s.level:<10} {s.seats:>5} {s.wins:>5}  "
+            f"{s.win_share:6.1%} [{lo:6.1%}, {hi:6.1%}]   {s.fair_share:6.1%}"
+            f"  {s.mean_points:6.3f} [{plo:6.3f}, {phi:6.3f}]"
+        )
+    lines += [
+        "",
+        f"{'level':<10} {'moves':>7} {'p50 ms':>8} {'p95 ms':>8} {'mean ms':>8}",
+    ]
+    for s in report.levels:
+        lines.append(
+            f"{s.level:<10} {s.moves:>7} {s.move_ms_p50:8.2f} {s.move_ms_p95:8.2f}"
+            f" {s.move_ms_mean:8.2f}"
+        )
+    return "\n".join(lines)

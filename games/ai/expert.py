@@ -1,0 +1,180 @@
+"""The ``expert`` bot: Monte Carlo search over the hidden cards.
+
+For each sampled world (opponents' hands drawn by ``WorldSampler`` from what the seat
+may see), every candidate move still in the race is played and the deal is finished by
+``heuristic`` rollouts for all seats. The same worlds serve every candidate, so they are
+compared on paired outcomes; candidates clearly worse than the best are dropped as the
+evidence comes in (successive elimination), and the search stops at the budget (time
+and/or rollouts) or when one candidate is left. It is a function of the view only.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+
+from games.ai.heuristic import PASS_PLAY, heuristic_play, rollout_play
+from games.ai.plan import Play, five_candidates, plan
+from games.ai.sim import Sim
+from games.ai.worlds import WorldSampler
+from games.engine.moves import PASS, Move
+from games.engine.state import PlayerView
+from games.engine.tables import SIZE_SHIFT
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How long a search bot may think per move: ``seconds`` of wall time, and at most
+    ``iterations`` rollouts when given (whichever ends first)."""
+
+    seconds: float = 1.0
+    iterations: int | None = None
+
+
+DEFAULT_BUDGET = Budget()
+# Candidates the search considers at most (the heuristic's choice always among them).
+MAX_CANDIDATES = 14
+# A candidate is dropped when its mean is this many standard errors below the best's.
+ELIMINATE_Z = 2.0
+MIN_WORLDS_BEFORE_ELIMINATION = 4
+# Reward for finishing without winning: minus this share of cards left (as dealt).
+CARDS_LEFT_WEIGHT = {"deuces-double": 0.1}
+DEFAULT_CARDS_LEFT_WEIGHT = 0.3
+
+
+def candidates(sim: Sim, plays: list[Play], default: Play) -> list[Play]:
+    """The moves worth searching, the heuristic's first: every play when few; else the
+    plan's plays, the lowest play of each size and rank, and alternative five-card hands."""
+    following = sim.beat_key >= 0
+    moves = [*plays, PASS_PLAY] if following else list(plays)
+    if len(moves) <= MAX_CANDIDATES:
+        return [default, *(m for m in moves if m != default)]
+    legal = set(moves)
+    chosen: list[Play] = [default]
+    seen = {default}
+
+    def add(play: Play) -> None:
+        if play in legal and play not in seen and len(chosen) < MAX_CANDIDATES:
+            seen.add(play)
+            chosen.append(play)
+
+    if following:
+        add(PASS_PLAY)
+    hand = sim.hands[sim.turn]
+    for p in plan(sim.t, hand):
+        add(p)
+    lowest: dict[tuple[int, int], Play] = {}
+    for p in plays:
+        size = p[1] >> SIZE_SHIFT
+        group = (size, (p[1] >> 22) & 7) if size == 5 else (size, (p[0] & -p[0]).bit_length() >> 2)
+        if group not in lowest or p[1] < lowest[group][1]:
+            lowest[group] = p
+    for p in sorted(lowest.values(), key=lambda p: p[1]):
+        if p[1] >> SIZE_SHIFT == 5:
+            add(p)
+    for p in five_candidates(sim.t, hand):
+        add(p)
+    for p in sorted(lowest.values(), key=lambda p: (p[1] >> SIZE_SHIFT, p[1])):
+        add(p)
+    return chosen
+
+
+def _reward(sim: Sim, me: int, weight: float, dealt: int) -> float:
+    if sim.out == me:
+        return 1.0
+    return -weight * sim.counts[me] / dealt
+
+
+def rollout(sim: Sim) -> None:
+    """Finish the deal (to the next player out) with the heuristic for every seat."""
+    push = sim.push
+    while not push(*rollout_play(sim)):
+        pass
+
+
+def search(
+    view: PlayerView, rng: random.Random, budget: Budget = DEFAULT_BUDGET
+) -> tuple[Play, dict[Play, tuple[int, float]]]:
+    """The chosen play and, per candidate, (worlds played, mean reward)."""
+    start = time.perf_counter()
+    deadline = start + budget.seconds
+    limit = budget.iterations
+    root = Sim.from_view(view)
+    me = view.seat
+    hand = root.hands[me]
+    plays = root.legal_plays()
+    for p in plays:
+        if p[0] == hand:
+            return p, {}
+    default = heuristic_play(root)
+    cands = candidates(root, plays, default)
+    if len(cands) == 1:
+        return cands[0], {}
+    weight = CARDS_LEFT_WEIGHT.get(view.rules.scoring, DEFAULT_CARDS_LEFT_WEIGHT)
+    dealt = max(13, max(view.card_counts))
+    sampler = WorldSampler(view)
+    alive = list(range(len(cands)))
+    results: list[list[float]] = [[] for _ in cands]
+    rollouts = 0
+    worlds = 0
+    out_of_budget = False
+    while len(alive) > 1 and not out_of_budget:
+        base = root.copy()
+        base.hands = sampler.sample(rng)
+        world: list[float] = []
+        for i in alive:
+            if limit is not None and rollouts >= limit:
+                out_of_budget = True
+                break
+            sim = base.copy()
+            if not sim.push(*cands[i]):
+                rollout(sim)
+            world.append(_reward(sim, me, weight, dealt))
+            rollouts += 1
+            if time.perf_counter() >= deadline:
+                out_of_budget = True
+                break
+        if len(world) < len(alive):
+            break  # an unfinished world would compare candidates on unequal ground
+        for i, r in zip(alive, world, strict=True):
+            results[i].append(r)
+        worlds += 1
+        if worlds >= MIN_WORLDS_BEFORE_ELIMINATION:
+            alive = _eliminate(alive, results)
+    stats = {
+        cands[i]: (len(results[i]), sum(results[i]) / len(results[i]))
+        for i in range(len(cands))
+        if results[i]
+    }
+    if worlds == 0:
+        return default, stats
+    best = max(alive, key=lambda i: (sum(results[i][-worlds:]) / worlds, i == 0))
+    return cands[best], stats
+
+
+def _eliminate(alive: list[int], results: list[list[float]]) -> list[int]:
+    """Drop candidates whose paired difference to the leader is clearly negative."""
+    k = len(results[alive[0]])
+    means = {i: sum(results[i][-k:]) / k for i in alive}
+    leader = max(alive, key=lambda i: means[i])
+    lead = results[leader][-k:]
+    keep = []
+    for i in alive:
+        if i == leader:
+            keep.append(i)
+            continue
+        diffs = [a - b for a, b in zip(lead, results[i][-k:], strict=True)]
+        mean = sum(diffs) / k
+        var = sum((d - mean) ** 2 for d in diffs) / (k - 1)
+        se = math.sqrt(var / k) if var > 0 else 0.0
+        if mean > ELIMINATE_Z * se + (0.0 if se > 0 else 0.5 / k):
+            continue
+        keep.append(i)
+    return keep
+
+
+def expert_move(view: PlayerView, rng: random.Random, budget: Budget | None = None) -> Move:
+    play, _stats = search(view, rng, budget or DEFAULT_BUDGET)
+    return Move(play[0]) if play[0] else PASS

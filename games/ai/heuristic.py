@@ -1,0 +1,150 @@
+"""The ``heuristic`` bot: plans its hand into the fewest plays and plays the plan.
+
+On lead it runs out when every play but one is unbeatable, and otherwise leads its
+lowest play, avoiding the shape an opponent about to go out could answer. Following, it
+beats with a play of its plan when it can, breaks the plan only when an opponent is
+close to going out or the rest of the hand still plays out, keeps its 2s while its hand
+is long, and blocks a next player holding one card with its highest single.
+
+``heuristic_play`` works on a ``Sim`` and reads only the mover's hand and public facts,
+so the expert uses it as its rollout policy for every seat.
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.ai.plan import (
+    DEUCE_RANK,
+    Play,
+    beatable,
+    low_card_key,
+    plan,
+    remember_rest,
+)
+from games.ai.sim import Sim
+from games.engine.cards import FULL_DECK_MASK
+from games.engine.moves import PASS, Move
+from games.engine.state import PlayerView
+from games.engine.tables import SIZE_SHIFT
+
+DEUCES = 15 << (4 * DEUCE_RANK)
+PASS_PLAY: Play = (0, -1)
+# Keep 2s for control while the hand holds more cards than this (and nobody is close).
+KEEP_DEUCES_ABOVE = 6
+
+
+def _size(play: Play) -> int:
+    return play[1] >> SIZE_SHIFT
+
+
+def heuristic_play(sim: Sim) -> Play:
+    """The heuristic's play for the seat to move in ``sim``; ``(0, -1)`` is a pass."""
+    t = sim.t
+    me = sim.turn
+    hand = sim.hands[me]
+    counts = sim.counts
+    active = sim.active
+    opponents = [s for s in range(sim.n) if s != me and active >> s & 1]
+    min_opp = min(counts[s] for s in opponents)
+    max_opp = max(counts[s] for s in opponents)
+    unseen = FULL_DECK_MASK & ~hand & ~sim.played
+    current = plan(t, hand)
+
+    if sim.required:
+        # The opening play: the plan's play holding the required card, else that card alone.
+        for p in current:
+            if p[0] & sim.required:
+                return p
+        plays = sim.legal_plays()
+        return min(plays, key=lambda p: (_size(p), p[1]))
+
+    if sim.beat_key < 0:
+        return _lead(sim, current, unseen, min_opp, max_opp)
+    return _follow(sim, current, unseen, min_opp, max_opp)
+
+
+def _lead(sim: Sim, current: tuple[Play, ...], unseen: int, min_opp: int, max_opp: int) -> Play:
+    t = sim.t
+    if len(current) == 1:
+        return current[0]
+    weak = [p for p in current if beatable(t, p, unseen, max_opp)]
+    if len(weak) <= 1 and len(weak) < len(current):
+        # Every play but (at most) one wins its trick: cash the winners, the last one last.
+        bosses = [p for p in current if p not in weak]
+        return max(bosses, key=lambda p: (_size(p), -p[1]))
+    options = weak or list(current)
+    if min_opp == 1:
+        # Someone is about to go out on any single: lead a bigger shape, else our best single.
+        bigger = [p for p in options if _size(p) > 1] or [p for p in current if _size(p) > 1]
+        if bigger:
+            options = bigger
+        else:
+            return max(current, key=lambda p: p[1])
+    elif min_opp == 2:
+        options = [p for p in options if _size(p) != 2] or options
+    return min(options, key=lambda p: (low_card_key(t, p[0]), -_size(p)))
+
+
+def _follow(sim: Sim, current: tuple[Play, ...], unseen: int, min_opp: int, max_opp: int) -> Play:
+    t = sim.t
+    me = sim.turn
+    hand = sim.hands[me]
+    plays = sim.legal_plays()
+    if not plays:
+        return PASS_PLAY
+    for p in plays:
+        if p[0] == hand:
+            return p  # going out
+    size = sim.beat_key >> SIZE_SHIFT
+    next_seat = sim.next_in(me, sim.active)
+    if size == 1 and sim.counts[next_seat] == 1:
+        return max(plays, key=lambda p: p[1])  # block: the highest single we have
+    danger = min_opp <= 2 or sim.counts[sim.last] <= 3
+    components = {m for m, _ in current}
+    in_plan = [p for p in plays if p[0] in components]
+    long_hand = hand.bit_count() > KEEP_DEUCES_ABOVE
+    if in_plan:
+        choice = min(in_plan, key=lambda p: p[1])
+        if choice[0] & DEUCES and long_hand and not danger and size < 5:
+            return PASS_PLAY
+        return choice
+    # Breaking the plan: how many more plays the rest of the hand needs.
+    if size == 5 and not danger:
+        return PASS_PLAY
+    base = len(current)
+    best: Play | None = None
+    best_cost = 99
+    for p in sorted(plays, key=lambda p: p[1])[:12]:
+        if p[0] & DEUCES and long_hand and not danger:
+            continue
+        rest = plan(t, hand ^ p[0])
+        cost = len(rest) + 1 - base
+        if cost < best_cost:
+            best, best_cost = p, cost
+            if cost <= 0:
+                break
+    if best is None:
+        return PASS_PLAY
+    if best_cost <= 0 or danger:
+        return best
+    rest = plan(t, hand ^ best[0])
+    others_max = max_opp
+    weak = sum(1 for p in rest if beatable(t, p, unseen, others_max))
+    if weak <= 1:
+        return best  # winning the lead here lets the rest of the hand run out
+    return PASS_PLAY
+
+
+def rollout_play(sim: Sim) -> Play:
+    """``heuristic_play`` that also caches the mover's remaining plan (rollouts)."""
+    play = heuristic_play(sim)
+    if play[0]:
+        remember_rest(sim.t, sim.hands[sim.turn], play[0])
+    return play
+
+
+def heuristic_move(view: PlayerView, rng: random.Random) -> Move:
+    """The ``heuristic`` level: deterministic (``rng`` is unused)."""
+    mask, _key = heuristic_play(Sim.from_view(view))
+    return Move(mask) if mask else PASS

@@ -1,0 +1,139 @@
+"""Sampling the hidden cards: hands for the opponents that agree with everything a seat
+sees (its own hand, the cards played, every seat's card count, the opening card).
+
+The cards a seat has not seen are its unseen pool: 52 minus its hand minus the cards
+played. Each opponent gets a uniform random subset of the pool of its card count; what
+is left over was set aside (2 players, or 3 with ``leftover: set-aside``). On the opening
+lead, the seat to move holds the required card, and when that is not the opening card
+(the opening card was set aside) every lower card was set aside too.
+
+Passes are used softly: a player who passed on a single is less likely to hold a 2 or
+an ace that beat it (``PASS_WEIGHT``), by giving those cards to it last when dealing.
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.engine.cards import FULL_DECK_MASK
+from games.engine.state import PlayerView
+from games.engine.tables import SIZE_SHIFT, Tables, tables_for
+
+# Probability that a card a player declined to play on a single (by passing) stays out
+# of the sample for that player when another home exists.
+PASS_WEIGHT = 0.6
+
+
+def _indices(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class WorldSampler:
+    """Draws opponents' hands for one view. ``sample(rng)`` -> a hand mask per seat
+    (the viewer's own hand at its seat)."""
+
+    def __init__(self, view: PlayerView, *, use_passes: bool = True) -> None:
+        t = tables_for(view.rules)
+        self.seat = view.seat
+        self.own = view.hand_mask
+        played = 0
+        for card in view.played_cards:
+            played |= card.mask
+        self.unseen = FULL_DECK_MASK & ~self.own & ~played
+        self.counts = list(view.card_counts)
+        self.opponents = [
+            s for s in range(view.num_players) if s != view.seat and self.counts[s] > 0
+        ]
+        self.forced: dict[int, int] = {}  # seat -> card index it must hold
+        excluded = 0
+        required = view.required_card
+        if required is not None and view.turn is not None and view.turn != view.seat:
+            self.forced[view.turn] = required.index
+            if required != view.rules.opening_card:
+                key = t.single_key[required.index]
+                for i in _indices(self.unseen):
+                    if t.single_key[i] < key:
+                        excluded |= 1 << i
+        self.pool = _indices(self.unseen & ~excluded & ~sum(1 << i for i in self.forced.values()))
+        # Cards each opponent probably lacks: high singles it passed on.
+        self.avoid: dict[int, int] = {}
+        if use_passes:
+            self.avoid = _passed_over(view, t, self.unseen)
+
+    def sample(self, rng: random.Random) -> list[int]:
+        hands = [0] * len(self.counts)
+        hands[self.seat] = self.own
+        pool = self.pool[:]
+        rng.shuffle(pool)
+        need = {s: self.counts[s] for s in self.opponents}
+        for seat, index in self.forced.items():
+            hands[seat] |= 1 << index
+            need[seat] -= 1
+        if self.avoid:
+            pool = self._deal_avoiding(pool, need, hands, rng)
+        else:
+            at = 0
+            for seat in self.opponents:
+                k = need[seat]
+                for index in pool[at : at + k]:
+                    hands[seat] |= 1 << index
+                at += k
+        return hands
+
+    def _deal_avoiding(
+        self, pool: list[int], need: dict[int, int], hands: list[int], rng: random.Random
+    ) -> list[int]:
+        """Deal the shuffled pool seat by seat (in random order); a card a seat probably
+        lacks is passed on to later seats with probability ``PASS_WEIGHT`` while the
+        seat can still fill its count from the cards after it."""
+        remaining = pool
+        order = self.opponents[:]
+        rng.shuffle(order)
+        for seat in order:
+            k = need[seat]
+            avoid = self.avoid.get(seat, 0)
+            taken = 0
+            skipped: list[int] = []
+            for pos, index in enumerate(remaining):
+                if taken == k:
+                    skipped.extend(remaining[pos:])
+                    break
+                spare = len(remaining) - pos - 1 - (k - taken)
+                if avoid >> index & 1 and spare >= 0 and rng.random() < PASS_WEIGHT:
+                    skipped.append(index)
+                    continue
+                hands[seat] |= 1 << index
+                taken += 1
+            remaining = skipped
+        return remaining
+
+
+def _passed_over(view: PlayerView, t: Tables, unseen: int) -> dict[int, int]:
+    """For each opponent, the unseen cards of rank A or 2 that would have beaten a single
+    it passed on: a soft hint that it lacks them."""
+    avoid: dict[int, int] = {}
+    to_beat_key = -1
+    high = 0
+    for r in (11, 12):
+        high |= 15 << (4 * r)
+    candidates = unseen & high
+    if not candidates:
+        return avoid
+    for seat, move in view.history:
+        if move.mask:
+            to_beat_key = t.classify(move.mask) or -1
+            continue
+        if seat == view.seat or to_beat_key < 0 or to_beat_key >> SIZE_SHIFT != 1:
+            continue
+        lacks = 0
+        for i in _indices(candidates):
+            if t.single_key[i] > to_beat_key:
+                lacks |= 1 << i
+        if lacks:
+            avoid[seat] = avoid.get(seat, 0) | lacks
+    return avoid

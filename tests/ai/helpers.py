@@ -1,0 +1,47 @@
+"""Random deals and positions for the AI tests."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from hypothesis import strategies as st
+
+from games.engine import DealState, Rules
+
+RULE_SPECS: list[Any] = [
+    "philippine",
+    "philippine-online",
+    "philippine-deuce-high",
+    "hong-kong",
+    {"preset": "philippine-deuce-high", "play_out": True},
+    {"preset": "philippine", "pass_locks_out": True},
+    {"preset": "hong-kong", "triples": False, "straights": "no-deuce"},
+    {"preset": "philippine-online", "scoring": "cards-left-tiered", "hand_size": 13},
+]
+
+
+def random_position(spec: Any, players: int, seed: int, steps: int) -> DealState:
+    """A deal advanced by up to ``steps`` uniformly random legal moves (not over)."""
+    rng = random.Random(seed)
+    rules = Rules.from_spec(spec)
+    state = DealState.from_seed(rules, rng.randbytes(32), players)
+    for _ in range(steps):
+        moves = state.legal_moves()
+        probe = state.copy()
+        move = rng.choice(moves)
+        probe.apply(move)
+        if probe.is_over:
+            break
+        state = probe
+    return state
+
+
+# Random positions: any rule variant, 2 to 4 players, a random point of a random deal.
+positions = st.builds(
+    random_position,
+    spec=st.sampled_from(RULE_SPECS),
+    players=st.integers(2, 4),
+    seed=st.integers(0, 2**32),
+    steps=st.integers(0, 60),
+)

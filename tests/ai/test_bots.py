@@ -1,0 +1,75 @@
+"""Every level returns a legal move, on every preset and player count."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.ai import LEVELS, Budget, choose_move, timeout_move
+from games.engine import DealState, Rules
+from tests.ai.helpers import RULE_SPECS, positions, random_position
+
+TINY = Budget(seconds=5.0, iterations=12)
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(state=positions, bot_seed=st.integers(0, 2**16))
+def test_fast_levels_and_timeout_move_are_legal(state: DealState, bot_seed: int) -> None:
+    view = state.view(state.turn)
+    legal = view.legal_moves()
+    for level in ("random", "greedy", "heuristic"):
+        assert choose_move(level, view, random.Random(bot_seed)) in legal
+    assert timeout_move(view) in legal
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(state=positions, bot_seed=st.integers(0, 2**16))
+def test_expert_is_legal(state: DealState, bot_seed: int) -> None:
+    view = state.view(state.turn)
+    assert choose_move("expert", view, random.Random(bot_seed), budget=TINY) in view.legal_moves()
+
+
+@pytest.mark.parametrize("spec", RULE_SPECS)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_whole_deals_between_all_levels(spec: object, players: int) -> None:
+    """Mixed tables play deals to the end; ``apply`` rejects any illegal move."""
+    rng = random.Random(f"{spec}{players}")
+    rules = Rules.from_spec(spec)
+    for deal in range(2):
+        levels = [LEVELS[(deal + s) % len(LEVELS)] for s in range(players)]
+        state = DealState.from_seed(rules, rng.randbytes(32), players)
+        while not state.is_over:
+            seat = state.turn
+            state.apply(choose_move(levels[seat], state.view(seat), rng, budget=TINY))
+        assert state.result is not None
+
+
+def test_unknown_level_and_wrong_turn() -> None:
+    state = DealState.from_seed("philippine", bytes(32), 4)
+    view = state.view(state.turn)
+    with pytest.raises(ValueError, match="unknown AI level"):
+        choose_move("grandmaster", view, random.Random(0))
+    other = state.view((state.turn + 1) % 4)
+    with pytest.raises(ValueError, match="not seat"):
+        choose_move("random", other, random.Random(0))
+    with pytest.raises(ValueError, match="not seat"):
+        timeout_move(other)
+
+
+def test_budget_defaults() -> None:
+    assert Budget() == Budget(seconds=1.0, iterations=None)
+    with pytest.raises(AttributeError):
+        Budget().seconds = 2.0  # type: ignore[misc]
+
+
+def test_expert_respects_time_budget() -> None:
+    import time
+
+    state = random_position("philippine", 4, 7, 3)
+    view = state.view(state.turn)
+    start = time.perf_counter()
+    choose_move("expert", view, random.Random(0), budget=Budget(seconds=0.05))
+    assert time.perf_counter() - start < 0.5

@@ -1,0 +1,122 @@
+"""A bot sees only what its seat may see: the view holds no other hand, and the expert's
+sampled worlds agree with everything public."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Iterator
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.ai import Budget, choose_move
+from games.ai.worlds import WorldSampler
+from games.engine import Card, DealState, Move, Play, PlayerView, Rules
+from games.engine.cards import cards_of
+from tests.ai.helpers import positions
+
+
+def reachable_cards(value: object) -> Iterator[Card]:
+    """Every card reachable from a view: fields, containers, moves and plays (by their
+    masks). Rules are the table's agreed options, not cards of the deal."""
+    if isinstance(value, Card):
+        yield value
+    elif isinstance(value, Move | Play):
+        yield from cards_of(value.mask)
+    elif isinstance(value, Rules) or value is None:
+        return
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            yield from reachable_cards(getattr(value, f.name))
+    elif isinstance(value, tuple | list | frozenset | set):
+        for item in value:
+            yield from reachable_cards(item)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from reachable_cards(key)
+            yield from reachable_cards(item)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(state=positions)
+def test_the_view_given_to_a_bot_holds_no_other_hand(state: DealState) -> None:
+    seat = state.turn
+    view = state.view(seat)
+    visible = set(view.hand) | set(state.played_cards)
+    others = {c for s, hand in enumerate(state.hands) if s != seat for c in hand}
+    reachable = set(reachable_cards(view))
+    assert reachable <= visible
+    assert not reachable & others
+    assert not reachable & set(state.set_aside)
+
+
+def _same_view_other_hands(state: DealState, seat: int, rng: random.Random) -> DealState:
+    """The same deal, moves and view for ``seat``, with the cards ``seat`` cannot see
+    redealt among the others (each keeps its count and the cards it has played)."""
+    played_by = [0] * state.num_players
+    for s, move in state.history:
+        played_by[s] |= move.mask
+    hidden = [c for s, hand in enumerate(state.hands) if s != seat for c in hand]
+    rng.shuffle(hidden)
+    required = state.required_card
+    if required is not None and state.turn != seat:
+        hidden.remove(required)
+        hidden.insert(0, required)  # the leader keeps the card it must open with
+    hands = []
+    at = 0
+    order = [state.turn] + [s for s in range(state.num_players) if s != state.turn]
+    current: dict[int, list[Card]] = {}
+    for s in order:
+        if s == seat:
+            current[s] = list(state.hands[s])
+            continue
+        k = len(state.hands[s])
+        current[s] = hidden[at : at + k]
+        at += k
+    for s in range(state.num_players):
+        hands.append([*current[s], *cards_of(played_by[s])])
+    other = DealState.new(state.rules, hands, leader=state.leader, set_aside=state.set_aside)
+    for s, move in state.history:
+        other.apply(move, s)
+    return other
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(state=positions, seed=st.integers(0, 2**16))
+def test_bots_decide_from_the_view_alone(state: DealState, seed: int) -> None:
+    """Other hands redealt, same view: every level (expert on a rollout budget) answers
+    the same move for the same random source."""
+    seat = state.turn
+    other = _same_view_other_hands(state, seat, random.Random(seed))
+    view, view2 = state.view(seat), other.view(seat)
+    assert view == view2
+    budget = Budget(seconds=30.0, iterations=10)
+    for level in ("random", "greedy", "heuristic", "expert"):
+        a = choose_move(level, view, random.Random(seed), budget=budget)
+        b = choose_move(level, view2, random.Random(seed), budget=budget)
+        assert a == b, level
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(state=positions, seed=st.integers(0, 2**16))
+def test_sampled_worlds_agree_with_everything_public(state: DealState, seed: int) -> None:
+    seat = state.turn
+    view: PlayerView = state.view(seat)
+    sampler = WorldSampler(view)
+    known = view.hand_mask
+    for card in view.played_cards:
+        known |= card.mask
+    rng = random.Random(seed)
+    for _ in range(5):
+        hands = sampler.sample(rng)
+        assert hands[seat] == view.hand_mask
+        seen = 0
+        for s, hand in enumerate(hands):
+            assert hand.bit_count() == view.card_counts[s]
+            assert not hand & seen
+            seen |= hand
+            if s != seat:
+                assert not hand & known
+        if view.required_card is not None and view.turn != seat:
+            assert hands[view.turn] & view.required_card.mask
