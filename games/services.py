@@ -16,8 +16,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from games.chain import chain_genesis, chain_next, move_canonical_json
@@ -419,7 +420,7 @@ def ai_turn_play(*, game_id: str | uuid.UUID, deal_number: int, expected_seq: in
     duplicated, retried or late task applies nothing. Returns whether it applied."""
     import random
 
-    from games.ai import choose_move
+    from games.ai import Budget, choose_move
 
     deal = (
         Deal.objects.filter(game_id=game_id, number=deal_number, finished_at__isnull=True)
@@ -434,7 +435,9 @@ def ai_turn_play(*, game_id: str | uuid.UUID, deal_number: int, expected_seq: in
     if not level:
         return False
     view = DealState.from_dict(deal.snapshot).view(deal.turn)
-    move = choose_move(level, view, random.Random())
+    move = choose_move(
+        level, view, random.Random(), budget=Budget(seconds=settings.AI_EXPERT_SECONDS)
+    )
     applied = move_submit_for_seat(
         game_id=deal.game_id,
         deal_number=deal_number,
@@ -445,3 +448,70 @@ def ai_turn_play(*, game_id: str | uuid.UUID, deal_number: int, expected_seq: in
         actor=f"ai:{level}",
     )
     return applied is not None
+
+
+def timeout_turn_play(*, game_id: str | uuid.UUID, deal_number: int, expected_seq: int) -> bool:
+    """Play for a human whose move deadline has passed: pass when following, the lowest
+    legal play when leading. Marked `timeout` in the history. Exactly once per turn:
+    applied with `expected_seq`, so a second sweep finds the deal moved on."""
+    from games.ai import timeout_move
+
+    deal = (
+        Deal.objects.filter(game_id=game_id, number=deal_number, finished_at__isnull=True)
+        .select_related("game")
+        .first()
+    )
+    if deal is None or deal.seq != expected_seq or deal.turn is None:
+        return False
+    game = deal.game
+    if game.status != GameStatus.ACTIVE or game.turn_timeout is None:
+        return False
+    if deal.turn_started_at + game.turn_timeout > timezone.now():
+        return False
+    move = timeout_move(DealState.from_dict(deal.snapshot).view(deal.turn))
+    applied = move_submit_for_seat(
+        game_id=game.pk,
+        deal_number=deal_number,
+        expected_seq=expected_seq,
+        seat=deal.turn,
+        action=move.action,
+        cards=format_cards(move.cards) or None,
+        actor="timeout",
+    )
+    return applied is not None
+
+
+def turns_sweep(*, now: dt.datetime | None = None) -> dict[str, int]:
+    """Find turns that waited too long. AI turns are re-queued (the task is idempotent,
+    so a turn that was only slow is not played twice); expired human turns are played."""
+    from games.tasks import ai_move
+
+    now = now or timezone.now()
+    stalled_before = now - dt.timedelta(seconds=settings.AI_STALL_SECONDS)
+    open_turns = Deal.objects.filter(
+        finished_at__isnull=True,
+        turn__isnull=False,
+        game__status=GameStatus.ACTIVE,
+        number=F("game__current_deal_number"),
+    )
+    ai_seat = Seat.objects.filter(game=OuterRef("game"), position=OuterRef("turn"), ai_level__gt="")
+    requeued = 0
+    for game_id, number, seq in (
+        open_turns.filter(Exists(ai_seat), turn_started_at__lt=stalled_before)
+        .values_list("game_id", "number", "seq")
+        .iterator()
+    ):
+        ai_move.delay(str(game_id), number, seq)
+        requeued += 1
+    timed_out = 0
+    expired = (
+        open_turns.filter(~Exists(ai_seat), game__turn_timeout__isnull=False)
+        .annotate(deadline=F("turn_started_at") + F("game__turn_timeout"))
+        .filter(deadline__lte=now)
+        .values_list("game_id", "number", "seq")
+    )
+    for game_id, number, seq in list(expired):
+        timed_out += timeout_turn_play(game_id=game_id, deal_number=number, expected_seq=seq)
+    if requeued or timed_out:
+        logger.info("sweep: re-queued %d AI turns, played %d expired turns", requeued, timed_out)
+    return {"requeued": requeued, "timed_out": timed_out}

@@ -1,8 +1,17 @@
-"""Celery tasks. Tasks are APIs: they take ids, call a service, and never hold model objects."""
+"""Celery tasks. Tasks are APIs: they take ids, call a service, and never hold model objects.
+
+Every task here is idempotent: an AI move or a timeout move is applied with the deal's
+`expected_seq`, so a duplicated, retried, redelivered or late task applies nothing.
+"""
 
 from __future__ import annotations
 
 from celery import shared_task
+from django.db import InterfaceError, OperationalError
+
+# Transient database trouble (a failover, a dropped connection) is retried with backoff;
+# anything else is a bug and should surface.
+TRANSIENT = (OperationalError, InterfaceError)
 
 
 @shared_task(name="games.ping")
@@ -11,9 +20,30 @@ def ping(payload: str = "pong") -> str:
     return payload
 
 
-@shared_task(name="games.ai_move")
+@shared_task(
+    name="games.ai_move",
+    autoretry_for=TRANSIENT,
+    retry_backoff=True,
+    retry_backoff_max=30,
+    retry_jitter=True,
+    max_retries=8,
+)
 def ai_move(game_id: str, deal_number: int, seq: int) -> bool:
-    """Placeholder until the AI flow lands: plays the AI seat's move now."""
+    """Play the AI seat whose turn follows move `seq` of the deal."""
     from games import services
 
     return services.ai_turn_play(game_id=game_id, deal_number=deal_number, expected_seq=seq)
+
+
+@shared_task(
+    name="games.sweep_turns",
+    autoretry_for=TRANSIENT,
+    retry_backoff=True,
+    max_retries=3,
+)
+def sweep_turns() -> dict[str, int]:
+    """Periodic (celery beat): re-queue AI turns that have waited too long (a lost
+    message, a killed worker) and play for humans whose move deadline has passed."""
+    from games import services
+
+    return services.turns_sweep()

@@ -25,9 +25,11 @@ trap cleanup EXIT INT TERM
 
 if [ -n "${CELERY_BROKER_URL:-}" ]; then
   echo "==> starting Celery worker and beat on $CELERY_BROKER_URL"
-  celery -A pusoy_api worker --loglevel INFO --concurrency "${CELERY_CONCURRENCY:-2}" &
+  # Prefork children keep one connection each; psycopg's pool does not survive fork.
+  DB_POOL_MAX_SIZE=0 CONN_MAX_AGE=60 \
+    celery -A pusoy_api worker --loglevel INFO --concurrency "${CELERY_CONCURRENCY:-2}" &
   pids+=($!)
-  celery -A pusoy_api beat --loglevel INFO --schedule "${TMPDIR:-/tmp}/pusoy-celerybeat-schedule" &
+  DB_POOL_MAX_SIZE=0 celery -A pusoy_api beat --loglevel INFO --schedule "${TMPDIR:-/tmp}/pusoy-celerybeat-schedule" &
   pids+=($!)
 else
   echo "==> no CELERY_BROKER_URL: AI moves run in-process"

@@ -56,7 +56,12 @@ class CeleryWorker:
             CELERY_BROKER_URL=TEST_BROKER_URL,
             CELERY_RESULT_BACKEND=TEST_BROKER_URL,
             CELERY_TASK_DEFAULT_QUEUE=self.queue,
-            CONN_MAX_AGE="0",
+            # Prefork children keep one plain connection each; a pool does not survive fork.
+            DB_POOL_MAX_SIZE="0",
+            CONN_MAX_AGE="60",
+            # Quick enough for tests, slow enough that a kill lands mid-thought.
+            AI_EXPERT_SECONDS=os.environ.get("TEST_AI_EXPERT_SECONDS", "0.6"),
+            CELERY_VISIBILITY_TIMEOUT="5",
         )
         env.pop("SECRET_KEY", None)
         return env

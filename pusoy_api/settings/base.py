@@ -211,6 +211,17 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=300),
 }
 
+# A lost AI task (killed worker, lost message) is re-queued by the sweep after this long.
+AI_STALL_SECONDS = env.int("AI_STALL_SECONDS", default=30)
+# The expert bot's thinking time per move (it also stops at its iteration budget).
+AI_EXPERT_SECONDS = env.float("AI_EXPERT_SECONDS", default=1.0)
+CELERY_BEAT_SCHEDULE = {
+    "sweep-turns": {
+        "task": "games.sweep_turns",
+        "schedule": env.float("SWEEP_INTERVAL_SECONDS", default=10.0),
+    },
+}
+
 # --- Cache (throttling state, shared by every web process when Redis is configured) --
 
 REDIS_URL = env.str("REDIS_URL", default="")
