@@ -1,0 +1,305 @@
+"""Long-polling for `GET games/{id}/moves?since=SEQ&wait=SECONDS` (see docs/long-polling.md).
+
+The route is an async view. It runs the ordinary DRF `MovesApi` in a thread (same auth,
+validation, errors and body), gives the database connection back to the pool, and, when
+nothing is newer than `since`, waits on the event loop for a PostgreSQL notification:
+a waiting client holds no database connection and no busy thread.
+
+One `LISTEN pusoy_moves` connection per event loop (so per web process) fans the
+notifications that `games.services._notify` sends at every commit out to the asyncio
+waiters of that game, so a move made in any process on any machine wakes them. It
+reconnects on failure (waking every waiter to re-check), and each waiter also re-checks
+the deal's last seq now and then as a safety net. On SQLite (the no-config dev mode)
+there is no NOTIFY: waiters poll the last seq every half second.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import weakref
+from collections import defaultdict
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import DatabaseError, connections
+from django.http import HttpRequest, HttpResponse
+from django.views.decorators.csrf import csrf_exempt
+
+from games import selectors
+from games.apis import MovesApi
+from games.services import NOTIFY_CHANNEL
+
+logger = logging.getLogger(__name__)
+
+# A waiter re-reads the deal's last seq this often even without a notification: the
+# safety net for a notification lost with its connection. Jittered so that hundreds of
+# waiters that arrived together do not re-check together.
+RECHECK_SECONDS = 5.0
+# While the LISTEN connection is down (and on SQLite), waiters poll this often instead.
+POLL_SECONDS = 1.0
+SQLITE_POLL_SECONDS = 0.5
+# The LISTEN connection proves it is alive this often (a dead TCP peer is otherwise silent).
+HEALTH_CHECK_SECONDS = 30.0
+# How long a request waits for the LISTEN connection of its process to be up.
+READY_TIMEOUT = 2.0
+
+_drf_moves_view = MovesApi.as_view()
+
+
+# --- The sync part: the DRF view, and giving its connection back -----------------------
+
+
+def _release_connections() -> None:
+    """Return this thread's database connections to the pool (or close them) now,
+    rather than at the end of the request: the request may now wait for 30 seconds.
+    Inside an atomic block (a test's transaction) the connection is left alone."""
+    for conn in connections.all(initialized_only=True):
+        if not conn.in_atomic_block:
+            conn.close()
+
+
+def _run_view(request: HttpRequest, game_id: Any) -> HttpResponse:
+    try:
+        response = _drf_moves_view(request, game_id=game_id)
+        if callable(getattr(response, "render", None)):
+            response.render()
+        return response
+    finally:
+        _release_connections()
+
+
+def _latest(game_id: Any) -> tuple[int, int]:
+    try:
+        return selectors.latest_seq(game_id=game_id)
+    finally:
+        _release_connections()
+
+
+# thread_sensitive: the request's own thread, as Django runs sync views under ASGI (and
+# the test client's thread under WSGI, so tests see their own transaction).
+run_view = sync_to_async(_run_view, thread_sensitive=True)
+latest = sync_to_async(_latest, thread_sensitive=True)
+
+
+# --- Waiters and the LISTEN connection ----------------------------------------------------
+
+
+class _Waiter:
+    __slots__ = ("event", "notified")
+
+    def __init__(self) -> None:
+        self.event = asyncio.Event()
+        self.notified = False
+
+    def wake(self, *, notified: bool) -> None:
+        self.notified = self.notified or notified
+        self.event.set()
+
+    async def wait(self, timeout: float) -> str:
+        """What woke us: "notify" (a NOTIFY for this game), "recheck" (the listener
+        reconnected and may have missed some) or "timer" (`timeout` seconds passed)."""
+        try:
+            async with asyncio.timeout(timeout):
+                await self.event.wait()
+        except TimeoutError:
+            return "timer"
+        self.event.clear()
+        notified, self.notified = self.notified, False
+        return "notify" if notified else "recheck"
+
+
+def _uses_postgres() -> bool:
+    return connections["default"].vendor == "postgresql"
+
+
+def _listen_params() -> dict[str, Any]:
+    """psycopg connection arguments for the LISTEN connection, from DATABASES["default"]."""
+    s = connections["default"].settings_dict
+    params: dict[str, Any] = {"dbname": s.get("NAME") or "postgres"}
+    for key, name in (("USER", "user"), ("PASSWORD", "password"), ("HOST", "host")):
+        if s.get(key):
+            params[name] = s[key]
+    if s.get("PORT"):
+        params["port"] = str(s["PORT"])
+    django_only = {"pool", "isolation_level", "server_side_binding", "assume_role"}
+    params.update({k: v for k, v in s.get("OPTIONS", {}).items() if k not in django_only})
+    params.setdefault("application_name", "pusoy-longpoll")
+    params.setdefault("connect_timeout", 5)
+    params.setdefault("keepalives", 1)
+    params.setdefault("keepalives_idle", 30)
+    return params
+
+
+class Hub:
+    """Per event loop: the waiters by game id, the LISTEN task, a cap on the database
+    work that many waiters woken at once may do together."""
+
+    def __init__(self) -> None:
+        self.waiters: defaultdict[str, set[_Waiter]] = defaultdict(set)
+        self.ready = asyncio.Event()
+        self.postgres = _uses_postgres()
+        pool_size = getattr(settings, "DB_POOL_MAX_SIZE", 0) or 8
+        # Leave half the pool to ordinary requests while a crowd of waiters re-reads.
+        self.db_slots = asyncio.Semaphore(max(1, pool_size // 2))
+        self.task: asyncio.Task[None] | None = None
+        if self.postgres:
+            self.task = asyncio.get_running_loop().create_task(
+                self._listen(), name="pusoy-longpoll-listen"
+            )
+
+    # waiters
+
+    def subscribe(self, game_id: str) -> _Waiter:
+        waiter = _Waiter()
+        self.waiters[game_id].add(waiter)
+        return waiter
+
+    def unsubscribe(self, game_id: str, waiter: _Waiter) -> None:
+        waiters = self.waiters.get(game_id)
+        if waiters is not None:
+            waiters.discard(waiter)
+            if not waiters:
+                del self.waiters[game_id]
+
+    def wake(self, game_id: str) -> None:
+        for waiter in self.waiters.get(game_id, ()):
+            waiter.wake(notified=True)
+
+    def wake_all(self) -> None:
+        for waiters in self.waiters.values():
+            for waiter in waiters:
+                waiter.wake(notified=False)
+
+    def recheck_after(self) -> float:
+        if not self.postgres:
+            return SQLITE_POLL_SECONDS
+        if not self.ready.is_set():
+            return POLL_SECONDS
+        return RECHECK_SECONDS * random.uniform(0.8, 1.2)  # jitter, not crypto
+
+    async def wait_ready(self, timeout: float = READY_TIMEOUT) -> None:
+        if self.postgres and not self.ready.is_set():
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(timeout):
+                    await self.ready.wait()
+
+    # the LISTEN connection
+
+    async def _listen(self) -> None:
+        import psycopg
+
+        delay = 0.5
+        while True:
+            try:
+                params = _listen_params()
+                aconn = await psycopg.AsyncConnection.connect(autocommit=True, **params)
+                async with aconn:
+                    await aconn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    self.ready.set()
+                    # Moves committed while we were not listening: everybody re-checks.
+                    self.wake_all()
+                    delay = 0.5
+                    while True:
+                        async for notify in aconn.notifies(timeout=HEALTH_CHECK_SECONDS):
+                            self.wake(notify.payload)
+                        await aconn.execute("SELECT 1")
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                logger.warning("long-poll LISTEN connection failed (%s); retrying", exc)
+            finally:
+                self.ready.clear()
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 10.0)
+
+
+_hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()
+
+
+def hub() -> Hub:
+    """The hub of the running event loop, created (and its LISTEN started) on first use."""
+    loop = asyncio.get_running_loop()
+    found = _hubs.get(loop)
+    if found is None:
+        found = _hubs[loop] = Hub()
+    return found
+
+
+# --- The view ---------------------------------------------------------------------------------
+
+
+def _wait_asked(request: HttpRequest) -> bool:
+    try:
+        return float(request.GET.get("wait", "0")) > 0
+    except ValueError:
+        return False  # the DRF view answers 400
+
+
+def _news(data: dict[str, Any], deal: int) -> bool:
+    return bool(data["moves"]) or (data["deal"] or 0) != deal
+
+
+async def _wait_for_news(
+    request: HttpRequest, game_id: Any, hub_: Hub, waiter: _Waiter, first: HttpResponse
+) -> HttpResponse:
+    params = MovesApi.FilterSerializer(data=request.GET)
+    params.is_valid(raise_exception=True)  # the view validated it already
+    wait, asked_deal = params.validated_data["wait"], params.validated_data.get("deal")
+    deal, last_seq = first.data["deal"] or 0, first.data["last_seq"]
+    seen = (deal, last_seq)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + wait
+    if asked_deal is not None:
+        async with hub_.db_slots:
+            seen = await latest(game_id)
+        if seen[0] != deal:
+            return first  # an earlier, finished deal: nothing will ever be added to it
+    while (remaining := deadline - loop.time()) > 0:
+        woken = await waiter.wait(min(remaining, hub_.recheck_after()))
+        if woken == "timer" and loop.time() >= deadline:
+            break
+        async with hub_.db_slots:
+            if woken != "notify":
+                try:
+                    now = await latest(game_id)
+                except DatabaseError as exc:
+                    logger.warning("long-poll re-check failed: %s", exc)
+                    continue
+                if now == seen:
+                    continue
+                seen = now
+            response = await run_view(request, game_id)
+        if response.status_code != 200 or _news(response.data, deal):
+            return response
+    async with hub_.db_slots:
+        return await run_view(request, game_id)
+
+
+@csrf_exempt
+async def moves_view(request: HttpRequest, game_id: Any) -> HttpResponse:
+    """`games/{id}/moves`: POST and plain GET go to `MovesApi` unchanged; a GET with
+    `wait` > 0 and nothing newer than `since` waits here for a move."""
+    if request.method != "GET" or not _wait_asked(request):
+        return await run_view(request, game_id)
+    hub_ = hub()
+    key = str(game_id)
+    # Subscribe before the first read, so a move committed after it is never missed.
+    waiter = hub_.subscribe(key)
+    try:
+        await hub_.wait_ready()
+        first = await run_view(request, game_id)
+        if first.status_code != 200 or first.data["moves"]:
+            return first
+        return await _wait_for_news(request, game_id, hub_, waiter, first)
+    finally:
+        hub_.unsubscribe(key, waiter)
+
+
+# drf-spectacular (and DRF's schema generator) read the endpoint from these attributes,
+# so the schema still documents `MovesApi` (GET with `wait`, and POST).
+moves_view.cls = MovesApi  # type: ignore[attr-defined]
+moves_view.initkwargs = {}  # type: ignore[attr-defined]

@@ -1,0 +1,280 @@
+"""`GET games/{id}/moves?wait=`: held until a move, woken across connections by
+PostgreSQL NOTIFY, holding no database connection while it waits."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+
+import psycopg
+import pytest
+from asgiref.sync import ThreadSensitiveContext, sync_to_async
+from django.db import connection, connections
+from django.test import AsyncClient
+
+from games import longpoll
+from games.models import Deal
+from tests.api.helpers import client_for, play_one, start_human_game, state_of, whose_turn
+
+postgres_only = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="LISTEN/NOTIFY needs PostgreSQL"
+)
+
+
+def _auth(client) -> str:
+    return client._credentials["HTTP_AUTHORIZATION"]
+
+
+async def _get(auth: str, url: str):
+    """One request as the ASGI server runs it: its own thread-sensitive context."""
+    async with ThreadSensitiveContext():
+        return await AsyncClient().get(url, headers={"Authorization": auth})
+
+
+def _move_and_release(client, game_id: str) -> dict:
+    """A move through the sync test client, from a worker thread (its own connection)."""
+    try:
+        return play_one(client, game_id, random.Random(7))
+    finally:
+        connections.close_all()
+
+
+move_in_thread = sync_to_async(_move_and_release, thread_sensitive=False)
+
+
+def _cards_in(body) -> set[str]:
+    found: set[str] = set()
+    if isinstance(body, dict):
+        for key, value in body.items():
+            if key == "cards":
+                found.update(value)
+            else:
+                found |= _cards_in(value)
+    elif isinstance(body, list):
+        for item in body:
+            found |= _cards_in(item)
+    return found
+
+
+def _keys_in(body) -> set[str]:
+    if isinstance(body, dict):
+        return set(body) | {k for v in body.values() for k in _keys_in(v)}
+    if isinstance(body, list):
+        return {k for item in body for k in _keys_in(item)}
+    return set()
+
+
+@pytest.fixture
+def game():
+    """A four-human game in its first deal, and an outsider with no seat."""
+    game_id, clients = start_human_game(4)
+    turn = state_of(clients[0], game_id)["deal"]["turn"]
+    outsider = client_for("eve")
+    if not connection.in_atomic_block:
+        connection.close()  # committed: give this thread's connection back to the pool
+    return game_id, clients, clients[turn], clients[(turn + 1) % 4], outsider
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_waiting_requests_return_early_when_another_client_moves(game):
+    game_id, _, mover, other_player, outsider = game
+    url = f"/api/v1/games/{game_id}/moves?since=0&wait=10"
+
+    async def scenario():
+        waiting = [
+            asyncio.create_task(_get(_auth(other_player), url)),
+            asyncio.create_task(_get(_auth(outsider), url)),
+        ]
+        await asyncio.sleep(0.5)
+        assert not any(task.done() for task in waiting)
+        started = time.monotonic()
+        played = await move_in_thread(mover, game_id)
+        responses = await asyncio.wait_for(asyncio.gather(*waiting), 5)
+        return played, responses, time.monotonic() - started
+
+    played, responses, elapsed = asyncio.run(scenario())
+    assert elapsed < 3  # woken by NOTIFY, not by the 5 s safety re-check
+    for response in responses:
+        assert response.status_code == 200
+        body = response.json()
+        assert body["deal"] == 1
+        assert body["last_seq"] == 1
+        assert [m["seq"] for m in body["moves"]] == [1]
+        assert body["moves"][0]["cards"] == played["move"]["cards"]
+
+
+@pytest.mark.django_db
+def test_a_wait_with_nothing_new_ends_with_an_empty_list(game):
+    game_id, clients, *_ = game
+    started = time.monotonic()
+    response = clients[0].get(f"/api/v1/games/{game_id}/moves?since=0&wait=0.6")
+    assert time.monotonic() - started >= 0.6
+    assert response.status_code == 200
+    assert response.json() == {"deal": 1, "last_seq": 0, "moves": []}
+
+
+@pytest.mark.django_db
+def test_a_wait_returns_at_once_when_there_is_already_news(game):
+    game_id, clients, mover, *_ = game
+    play_one(mover, game_id, random.Random(1))
+    started = time.monotonic()
+    response = clients[0].get(f"/api/v1/games/{game_id}/moves?since=0&wait=20")
+    assert time.monotonic() - started < 2
+    assert [m["seq"] for m in response.json()["moves"]] == [1]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("wait", ["-1", "30.5", "31", "soon", "nan", "inf", "1e9"])
+def test_wait_is_validated(game, wait):
+    game_id, clients, *_ = game
+    response = clients[0].get(f"/api/v1/games/{game_id}/moves?wait={wait}")
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "invalid_input"
+    assert "wait" in error["details"]["fields"]
+
+
+@pytest.mark.django_db
+def test_waiting_needs_auth_and_an_existing_game(game, api_client):
+    game_id, clients, *_ = game
+    response = api_client.get(f"/api/v1/games/{game_id}/moves?wait=5")
+    assert response.status_code == 401
+    assert response.json()["error"]["code"] == "not_authenticated"
+    missing = "00000000-0000-0000-0000-000000000000"
+    response = clients[0].get(f"/api/v1/games/{missing}/moves?wait=5")
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "not_found"
+
+
+@pytest.mark.django_db
+def test_an_outsider_reads_the_public_history_but_never_a_hand(game):
+    game_id, clients, *_, outsider = game
+    rng = random.Random(3)
+    for _ in range(6):
+        play_one(whose_turn(clients, game_id), game_id, rng)
+    response = outsider.get(f"/api/v1/games/{game_id}/moves?since=2&wait=1")
+    assert response.status_code == 200
+    body = response.json()
+    assert [m["seq"] for m in body["moves"]] == [3, 4, 5, 6]
+    deal = Deal.objects.get(game_id=game_id, number=1)
+    played = {card for m in deal.moves.all() for card in m.cards}
+    assert _cards_in(body) <= played
+    assert not _keys_in(body) & {"hand", "hands", "seed", "snapshot"}
+    assert "hand" not in json.dumps(body)
+    assert outsider.get(f"/api/v1/games/{game_id}/state").status_code == 403
+
+
+@pytest.mark.django_db
+def test_waiting_on_a_named_deal(game):
+    game_id, clients, *_ = game
+    response = clients[0].get(f"/api/v1/games/{game_id}/moves?deal=1&since=0&wait=0.3")
+    assert response.json() == {"deal": 1, "last_seq": 0, "moves": []}
+    response = clients[0].get(f"/api/v1/games/{game_id}/moves?deal=9&wait=5")
+    assert response.status_code == 404
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_two_hundred_waiters_hold_no_database_connection(game):
+    game_id, _, mover, _, outsider = game
+    n = 200
+    url = f"/api/v1/games/{game_id}/moves?since=0&wait=20"
+    db = connections["default"].settings_dict["NAME"]
+
+    def pool_in_use() -> int:
+        stats = connections["default"].pool.get_stats()
+        return stats["pool_size"] - stats["pool_available"]
+
+    def busy_backends() -> tuple[int, int]:
+        with psycopg.connect(dbname=db, host="127.0.0.1", user="postgres") as probe:
+            rows = probe.execute(
+                "SELECT state, count(*) FROM pg_stat_activity"
+                " WHERE datname = %s AND pid <> pg_backend_pid() GROUP BY state",
+                [db],
+            ).fetchall()
+        counts = dict(rows)
+        return sum(counts.values()), sum(v for k, v in counts.items() if k != "idle")
+
+    async def scenario():
+        await longpoll.hub().wait_ready()
+        waiting = [asyncio.create_task(_get(_auth(outsider), url)) for _ in range(n)]
+        # Every waiter has made its first read once the hub holds n waiters and the
+        # reads have drained; then sample for a while.
+        for _ in range(200):
+            await asyncio.sleep(0.05)
+            if len(longpoll.hub().waiters.get(game_id, ())) == n:
+                break
+        await asyncio.sleep(1.0)
+        samples = []
+        for _ in range(5):
+            samples.append(
+                (
+                    await sync_to_async(pool_in_use, thread_sensitive=False)(),
+                    await sync_to_async(busy_backends, thread_sensitive=False)(),
+                )
+            )
+            await asyncio.sleep(0.1)
+        assert not any(task.done() for task in waiting)
+        await move_in_thread(mover, game_id)
+        return samples, await asyncio.wait_for(asyncio.gather(*waiting), 30)
+
+    samples, responses = asyncio.run(scenario())
+    for in_use, (total, busy) in samples:
+        assert in_use == 0
+        assert busy == 0
+        assert total <= connections["default"].settings_dict["OPTIONS"]["pool"]["max_size"] + 2
+    assert all(r.status_code == 200 for r in responses)
+    assert all([m["seq"] for m in r.json()["moves"]] == [1] for r in responses)
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_waiters_survive_a_lost_listen_connection(game):
+    game_id, _, mover, other_player, _ = game
+    url = f"/api/v1/games/{game_id}/moves?since=0&wait=10"
+
+    def kill_listener() -> int:
+        with psycopg.connect(
+            dbname=connections["default"].settings_dict["NAME"], host="127.0.0.1", user="postgres"
+        ) as probe:
+            return probe.execute(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                " WHERE application_name = 'pusoy-longpoll'"
+            ).fetchone()[0]
+
+    async def scenario():
+        waiting = asyncio.create_task(_get(_auth(other_player), url))
+        await asyncio.sleep(0.5)
+        assert await sync_to_async(kill_listener, thread_sensitive=False)() >= 1
+        await move_in_thread(mover, game_id)  # NOTIFY while nobody listens
+        started = time.monotonic()
+        response = await asyncio.wait_for(waiting, 8)
+        return response, time.monotonic() - started
+
+    response, elapsed = asyncio.run(scenario())
+    assert elapsed < 4  # the reconnect wakes every waiter to re-check
+    assert [m["seq"] for m in response.json()["moves"]] == [1]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_without_notify_waiters_poll(game, monkeypatch):
+    """The SQLite fallback: no LISTEN, the last seq is polled every half second."""
+    monkeypatch.setattr(longpoll, "_uses_postgres", lambda: False)
+    game_id, _, mover, other_player, _ = game
+    url = f"/api/v1/games/{game_id}/moves?since=0&wait=10"
+
+    async def scenario():
+        assert longpoll.hub().task is None
+        waiting = asyncio.create_task(_get(_auth(other_player), url))
+        await asyncio.sleep(0.3)
+        started = time.monotonic()
+        await move_in_thread(mover, game_id)
+        response = await asyncio.wait_for(waiting, 5)
+        return response, time.monotonic() - started
+
+    response, elapsed = asyncio.run(scenario())
+    assert elapsed < 2
+    assert [m["seq"] for m in response.json()["moves"]] == [1]
