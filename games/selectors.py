@@ -152,7 +152,10 @@ def deal_moves(
     deal = current_deal(game) if number is None else deal_get(game=game, number=number)
     if deal is None:
         return None, []
-    return deal, list(Move.objects.filter(deal=deal, seq__gt=since).order_by("seq"))
+    moves = list(Move.objects.filter(deal=deal, seq__gt=since).order_by("seq"))
+    for move in moves:
+        move.deal = deal  # serializers read move.deal.number: no query per move
+    return deal, moves
 
 
 def latest_seq(*, game_id: uuid.UUID) -> tuple[int, int]:

@@ -1,0 +1,55 @@
+"""Database queries per request do not grow with the length of the history."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tests.api.helpers import start_human_game, state_of, whose_turn
+
+pytestmark = pytest.mark.django_db
+
+
+def _queries(request) -> tuple[int, object]:
+    with CaptureQueriesContext(connection) as captured:
+        response = request()
+    assert response.status_code in (200, 201), response.json()
+    return len(captured.captured_queries), response
+
+
+def _counts(clients, game_id: str, rng: random.Random) -> dict[str, int]:
+    """Queries for the three requests of a turn, made by the player to move."""
+    client = whose_turn(clients, game_id)
+    counts = {}
+    counts["state"], response = _queries(lambda: client.get(f"/api/v1/games/{game_id}/state"))
+    state = response.json()["deal"]
+    move = rng.choice(state["legal_moves"])
+    counts["history"], _ = _queries(lambda: client.get(f"/api/v1/games/{game_id}/moves"))
+    counts["history_since"], _ = _queries(
+        lambda: client.get(f"/api/v1/games/{game_id}/moves?since={max(0, state['seq'] - 2)}")
+    )
+    counts["move"], _ = _queries(
+        lambda: client.post(
+            f"/api/v1/games/{game_id}/moves",
+            {**move, "expected_seq": state["seq"]},
+            format="json",
+        )
+    )
+    return counts
+
+
+def test_queries_per_request_are_the_same_early_and_late_in_a_deal():
+    game_id, clients = start_human_game(4)
+    rng = random.Random(11)
+    for _ in range(2):
+        _counts(clients, game_id, rng)  # past the first move (no previous chain link)
+    early = _counts(clients, game_id, rng)
+    for _ in range(25):
+        _counts(clients, game_id, rng)
+    assert state_of(clients[0], game_id)["deal"]["seq"] >= 28
+    late = _counts(clients, game_id, rng)
+    assert late == early
+    assert max(early.values()) <= 20
