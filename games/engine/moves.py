@@ -112,10 +112,10 @@ _new_object = object.__new__
 PASS = Move(0)
 
 
-def moves_from_masks(masks: Iterable[int]) -> list[Move]:
-    """Fast construction of many moves (legal-move lists)."""
+def moves_from_plays(plays: Iterable[tuple[int, int]]) -> list[Move]:
+    """Moves of ``(mask, key)`` plays (see ``movegen``), built without per-move checks."""
     out = []
-    for mask in masks:
+    for mask, _ in plays:
         move = _new_object(Move)
         _set_mask(move, mask)
         out.append(move)

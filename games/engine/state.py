@@ -11,10 +11,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine.cards import Card, cards_of, mask_text
+from games.engine.cards import Card, cards_of, mask_of, mask_text
 from games.engine.errors import EngineError, IllegalMoveError, InvalidMoveError
 from games.engine.movegen import legal_plays
-from games.engine.moves import PASS, Move, Play, cards_to_mask, moves_from_masks
+from games.engine.moves import PASS, Move, Play, cards_to_mask, moves_from_plays
 from games.engine.rules import Rules
 from games.engine.scoring import deal_points, places_by_cards_left
 from games.engine.tables import SIZE_SHIFT, kind_of_key, tables_for
@@ -339,7 +339,7 @@ class DealState:
         if self._turn is None:
             return []
         plays = legal_plays(self._t, self._hands[self._turn], self._beat_key, self._required)
-        moves = moves_from_masks([m for m, _ in plays])
+        moves = moves_from_plays(plays)
         if self._beat_key >= 0:
             moves.append(PASS)
         return moves
@@ -611,10 +611,8 @@ class PlayerView:
 
     @property
     def hand_mask(self) -> int:
-        mask = 0
-        for card in self.hand:
-            mask |= card.mask
-        return mask
+        """The hand as a card mask (bit ``card.index``)."""
+        return mask_of(self.hand)
 
     def legal_plays_fast(self) -> list[tuple[int, int]]:
         """``(mask, key)`` pairs of the legal plays (no pass); empty when not my turn."""
@@ -628,7 +626,7 @@ class PlayerView:
         """The same answer as ``DealState.legal_moves`` for this seat on its turn."""
         if self.turn != self.seat:
             return []
-        moves = moves_from_masks([m for m, _ in self.legal_plays_fast()])
+        moves = moves_from_plays(self.legal_plays_fast())
         if self.to_beat is not None:
             moves.append(PASS)
         return moves

@@ -253,10 +253,19 @@ class Tables:
 
 
 _TABLES: dict[Rules, Tables] = {}
+# Hashing a Rules (11 fields) costs more than a dict lookup by id; the id cache keeps a
+# reference to the Rules object, so an id is never reused while its entry lives.
+_BY_ID: dict[int, tuple[Rules, Tables]] = {}
 
 
 def tables_for(rules: Rules) -> Tables:
+    """The tables of ``rules``, built once per distinct Rules value."""
+    entry = _BY_ID.get(id(rules))
+    if entry is not None and entry[0] is rules:
+        return entry[1]
     found = _TABLES.get(rules)
     if found is None:
         found = _TABLES[rules] = Tables(rules)
+    if len(_BY_ID) < 4096:
+        _BY_ID[id(rules)] = (rules, found)
     return found

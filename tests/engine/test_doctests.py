@@ -1,0 +1,18 @@
+"""The examples in the engine's docstrings run."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = ["games.engine", "games.engine.cards", "games.engine.rules", "games.engine.moves"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name: str) -> None:
+    module = importlib.import_module(name)
+    failures, tried = doctest.testmod(module, verbose=False)
+    assert tried > 0
+    assert failures == 0
