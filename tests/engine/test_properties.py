@@ -82,6 +82,14 @@ def check_moves_against_brute_force(state: DealState, sizes: tuple[int, ...]) ->
     if state.to_beat is not None:
         expected.add(Move.pass_())
     assert set(legal) == expected
+    foreign = [c for s in range(state.num_players) if s != seat for c in state.hands[s]]
+    for move in legal:
+        if foreign and not move.is_pass:
+            # the same play with a card the seat does not hold: refused for that first
+            with pytest.raises(EngineError) as info:
+                state.check(Move.play([*move.cards[1:], foreign[0]]), seat)
+            assert info.value.code == "cards_not_in_hand"
+            assert info.value.details == {"cards": [str(foreign[0])]}
     assert set(state.view(seat).legal_moves()) == expected
 
 
