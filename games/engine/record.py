@@ -65,8 +65,10 @@ class Record:
             raise RecordError("bad_format", "a record is a JSON object")
         if obj.get("format") != FORMAT:
             raise _bad("format", f"format must be {FORMAT!r}")
+        if obj.get("rules") is None:
+            raise _bad("rules", "rules (a preset name or an object of options) is required")
         try:
-            rules = Rules.from_spec(obj.get("rules"))
+            rules = Rules.from_spec(obj["rules"])
         except EngineError as error:
             raise RecordError("invalid_rules", error.message, error.details) from None
         hands = _read_hands(obj.get("hands"), rules)
@@ -201,6 +203,11 @@ def _read_moves(raw: object) -> tuple[RecordMove, ...]:
         if type(seat) is not int:
             raise RecordError(
                 "bad_format", f"move {index}: needs an integer seat", {"move_index": index}
+            )
+        if "seq" in entry and entry["seq"] != index + 1:
+            # moves carry seq from 1 with no gaps (DESIGN.md); seq is optional in a record
+            raise RecordError(
+                "bad_format", f"move {index}: seq must be {index + 1}", {"move_index": index}
             )
         if entry.get("pass") is True and "play" not in entry:
             moves.append(RecordMove(seat, "pass"))

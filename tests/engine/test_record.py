@@ -153,6 +153,8 @@ def test_seed_and_commitment_checked() -> None:
         (lambda d: dict(d, format="pusoy-dos-record/2"), "bad_format"),
         (lambda d: dict(d, rules={"preset": "texas"}), "invalid_rules"),
         (lambda d: dict(d, rules={"jokers": True}), "invalid_rules"),
+        (lambda d: {k: v for k, v in d.items() if k != "rules"}, "bad_format"),
+        (lambda d: dict(d, moves=[{"seat": 0, "seq": 2, "pass": True}]), "bad_format"),
         (lambda d: dict(d, hands=[["3C", "XX"], *d["hands"][1:]]), "invalid_card"),
         (lambda d: dict(d, hands=d["hands"][:1]), "bad_hands"),
         (lambda d: dict(d, hands=[d["hands"][0], *d["hands"][:3]]), "bad_hands"),
@@ -179,6 +181,12 @@ def test_unreadable_records(mutate, code: str) -> None:  # type: ignore[no-untyp
         with pytest.raises(RecordError) as info:
             Record.from_dict(data)
         assert info.value.code == code
+
+
+def test_moves_may_carry_seq_from_one() -> None:
+    data = record_dict(finished())
+    data["moves"] = [dict(m, seq=i + 1) for i, m in enumerate(data["moves"])]
+    assert verify_record(data).valid
 
 
 def test_three_player_hands_checked_against_leftover_rule() -> None:
