@@ -95,6 +95,7 @@ class DealState:
         "_beat_mask",
         "_dealt",
         "_finished",
+        "_first_leader",
         "_hands",
         "_history",
         "_initial",
@@ -196,6 +197,7 @@ class DealState:
             leader = next(s for s in range(n) if hands[s] & opening)
         self._opening = self._required
         self._turn: int | None = leader
+        self._first_leader = leader
         self._trick_leader = leader
         self._last = leader
         self._beat_mask = 0
@@ -250,13 +252,8 @@ class DealState:
 
     @property
     def first_leader(self) -> int:
-        """The seat that led the first trick."""
-        return self._history[0][0] if self._history else self._trick_leader_at_start()
-
-    def _trick_leader_at_start(self) -> int:
-        if self._leader is not None:
-            return self._leader
-        return next(s for s in range(self._n) if self._initial[s] & self._opening)
+        """The seat that leads (or led) the first trick of the deal."""
+        return self._first_leader
 
     @property
     def turn(self) -> int | None:
