@@ -38,7 +38,9 @@ DEFAULT_BUDGET = Budget()
 MAX_CANDIDATES = 14
 # A candidate is dropped when its mean is this many standard errors below the best's.
 ELIMINATE_Z = 2.0
-MIN_WORLDS_BEFORE_ELIMINATION = 4
+MIN_WORLDS_BEFORE_ELIMINATION = 8
+# The heuristic's choice stands unless another move is this many standard errors better.
+KEEP_DEFAULT_Z = 1.0
 # Reward for finishing without winning: minus this share of cards left (as dealt).
 CARDS_LEFT_WEIGHT = {"deuces-double": 0.1}
 DEFAULT_CARDS_LEFT_WEIGHT = 0.3
@@ -150,27 +152,39 @@ def search(
     }
     if worlds == 0:
         return default, stats
-    best = max(alive, key=lambda i: (sum(results[i][-worlds:]) / worlds, i == 0))
-    return cands[best], stats
+    return cands[_choose(alive, results)], stats
+
+
+def _paired(a: list[float], b: list[float]) -> tuple[float, float]:
+    """Mean and standard error of ``a - b`` over the worlds both were played in."""
+    k = min(len(a), len(b))
+    diffs = [x - y for x, y in zip(a[:k], b[:k], strict=True)]
+    mean = sum(diffs) / k
+    if k < 2:
+        return mean, math.inf
+    var = sum((d - mean) ** 2 for d in diffs) / (k - 1)
+    return mean, math.sqrt(var / k)
+
+
+def _choose(alive: list[int], results: list[list[float]]) -> int:
+    """The best mean; but the heuristic's choice (index 0) unless the best is ahead of
+    it by more than ``KEEP_DEFAULT_Z`` standard errors: noise should not overrule it."""
+    best = max(alive, key=lambda i: sum(results[i]) / len(results[i]))
+    if best == 0 or 0 not in alive:
+        return best
+    mean, se = _paired(results[best], results[0])
+    return best if mean > KEEP_DEFAULT_Z * se else 0
 
 
 def _eliminate(alive: list[int], results: list[list[float]]) -> list[int]:
     """Drop candidates whose paired difference to the leader is clearly negative."""
-    k = len(results[alive[0]])
-    means = {i: sum(results[i][-k:]) / k for i in alive}
-    leader = max(alive, key=lambda i: means[i])
-    lead = results[leader][-k:]
+    leader = max(alive, key=lambda i: sum(results[i]) / len(results[i]))
     keep = []
     for i in alive:
-        if i == leader:
-            keep.append(i)
-            continue
-        diffs = [a - b for a, b in zip(lead, results[i][-k:], strict=True)]
-        mean = sum(diffs) / k
-        var = sum((d - mean) ** 2 for d in diffs) / (k - 1)
-        se = math.sqrt(var / k) if var > 0 else 0.0
-        if mean > ELIMINATE_Z * se + (0.0 if se > 0 else 0.5 / k):
-            continue
+        if i != leader:
+            mean, se = _paired(results[leader], results[i])
+            if mean > ELIMINATE_Z * se + (0.0 if se > 0 else 0.5 / len(results[i])):
+                continue
         keep.append(i)
     return keep
 

@@ -20,6 +20,7 @@ from games.ai.plan import (
     beatable,
     low_card_key,
     plan,
+    rank_cost,
     remember_rest,
 )
 from games.ai.sim import Sim
@@ -110,16 +111,20 @@ def _follow(sim: Sim, current: tuple[Play, ...], unseen: int, min_opp: int, max_
             return PASS_PLAY
         return choice
     # Breaking the plan: how many more plays the rest of the hand needs.
-    if size == 5 and not danger:
-        return PASS_PLAY
-    base = len(current)
+    if size == 5:
+        if not danger:
+            return PASS_PLAY
+        return min(plays, key=lambda p: p[1])
+    fives = 0
+    for m, key in current:
+        if key >> SIZE_SHIFT == 5:
+            fives |= m
     best: Play | None = None
     best_cost = 99
-    for p in sorted(plays, key=lambda p: p[1])[:12]:
+    for p in sorted(plays, key=lambda p: p[1]):
         if p[0] & DEUCES and long_hand and not danger:
             continue
-        rest = plan(t, hand ^ p[0])
-        cost = len(rest) + 1 - base
+        cost = 2 if p[0] & fives else rank_cost(t, hand, p)
         if cost < best_cost:
             best, best_cost = p, cost
             if cost <= 0:
@@ -128,11 +133,10 @@ def _follow(sim: Sim, current: tuple[Play, ...], unseen: int, min_opp: int, max_
         return PASS_PLAY
     if best_cost <= 0 or danger:
         return best
-    rest = plan(t, hand ^ best[0])
-    others_max = max_opp
-    weak = sum(1 for p in rest if beatable(t, p, unseen, others_max))
-    if weak <= 1:
-        return best  # winning the lead here lets the rest of the hand run out
+    if hand.bit_count() <= 8:
+        rest = plan(t, hand ^ best[0])
+        if sum(1 for p in rest if beatable(t, p, unseen, max_opp)) <= 1:
+            return best  # winning the lead here lets the rest of the hand run out
     return PASS_PLAY
 
 

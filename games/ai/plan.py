@@ -18,10 +18,6 @@ _CACHE_LIMIT = 400_000
 _plans: dict[tuple[int, int], Plan] = {}
 
 
-def rank_counts(hand: int) -> list[int]:
-    return [((hand >> (4 * r)) & 15).bit_count() for r in range(13)]
-
-
 def size_of(key: int) -> int:
     return key >> SIZE_SHIFT
 
@@ -35,13 +31,48 @@ def low_card_key(t: Tables, mask: int) -> int:
     return min(keys[nib_shift + s] for s in range(4) if nib >> s & 1)
 
 
-def _ordered_suits(t: Tables, nib: int) -> list[int]:
-    """The suits present in ``nib``, weakest first under the rules' suit order."""
-    st = t.strength
-    return sorted((s for s in range(4) if nib >> s & 1), key=lambda s: st[s])
+# A plan's score is ``plays * 32 + singles`` (lower is better). For one rank holding
+# c cards outside five-card hands: none, a single, a pair, a triple (or, with triples
+# off, a pair and a single), two pairs.
+_RANK_SCORE = {True: (0, 33, 32, 32, 64), False: (0, 33, 32, 65, 64)}
 
 
-def _small_plan(t: Tables, hand: int) -> list[Play]:
+class _Helper:
+    """Per-rules tables for planning: suits weakest first per rank nibble, and the
+    small-play score of 16 bits (four ranks) of a hand at once."""
+
+    __slots__ = ("chunk_score", "weak_bits")
+
+    def __init__(self, t: Tables) -> None:
+        st = t.strength
+        self.weak_bits = tuple(
+            tuple(1 << s for s in sorted((s for s in range(4) if nib >> s & 1), key=st.__getitem__))
+            for nib in range(16)
+        )
+        per_rank = _RANK_SCORE[t.rules.triples]
+        nib_score = [per_rank[nib.bit_count()] for nib in range(16)]
+        self.chunk_score = [
+            nib_score[c & 15] + nib_score[c >> 4 & 15] + nib_score[c >> 8 & 15] + nib_score[c >> 12]
+            for c in range(1 << 16)
+        ]
+
+
+_helpers: dict[int, _Helper] = {}
+
+
+def _helper(t: Tables) -> _Helper:
+    found = _helpers.get(id(t))
+    if found is None:
+        found = _helpers[id(t)] = _Helper(t)
+    return found
+
+
+def small_score(h: _Helper, hand: int) -> int:
+    cs = h.chunk_score
+    return cs[hand & 0xFFFF] + cs[hand >> 16 & 0xFFFF] + cs[hand >> 32 & 0xFFFF] + cs[hand >> 48]
+
+
+def _small_plan(t: Tables, h: _Helper, hand: int) -> list[Play]:
     """Singles, pairs and triples only: each rank as one play where possible."""
     out: list[Play] = []
     rows = t.rows
@@ -53,28 +84,17 @@ def _small_plan(t: Tables, hand: int) -> list[Play]:
         count = nib.bit_count()
         row = rows[r]
         if count == 1 or count == 2 or (count == 3 and triples):
-            (play,) = row[nib][count]
-            out.append(play)
+            out.append(row[nib][count][0])
             continue
-        suits = _ordered_suits(t, nib)
+        weak = h.weak_bits[nib]
         if count == 3:  # triples off: the two strongest as a pair, the weakest alone
-            low = 1 << suits[0]
-            out.append(row[low][1][0])
-            out.append(row[nib ^ low][2][0])
+            out.append(row[weak[0]][1][0])
+            out.append(row[nib ^ weak[0]][2][0])
         else:  # four of a rank, not in a five-card hand: two pairs
-            low = (1 << suits[0]) | (1 << suits[1])
+            low = weak[0] | weak[1]
             out.append(row[low][2][0])
             out.append(row[nib ^ low][2][0])
     return out
-
-
-def _pick(t: Tables, nib: int, k: int) -> int:
-    """The ``k`` weakest cards of a rank nibble."""
-    suits = _ordered_suits(t, nib)[:k]
-    mask = 0
-    for s in suits:
-        mask |= 1 << s
-    return mask
 
 
 def five_candidates(t: Tables, hand: int) -> list[Play]:
@@ -83,96 +103,116 @@ def five_candidates(t: Tables, hand: int) -> list[Play]:
     the rest of the hand needs depends only on its rank counts."""
     if hand.bit_count() < 5:
         return []
+    weak = _helper(t).weak_bits
     nibs = [(hand >> (4 * r)) & 15 for r in range(13)]
-    counts = [nib.bit_count() for nib in nibs]
     present = 0
     for r in range(13):
         if nibs[r]:
             present |= 1 << r
-    classify = t.classify
-    seen: set[int] = set()
     out: list[Play] = []
-
-    def add(mask: int) -> None:
-        if mask not in seen:
-            key = classify(mask)
-            if key is not None and key >> SIZE_SHIFT == 5:
-                seen.add(mask)
-                out.append((mask, key))
-
     # Straights (and straight flushes): one per run, and one per suit that fills it.
-    for run in t.runs:
-        rbits = run[0]
+    for rbits, o1, o2, o3, o4, deciding, by_nib in t.runs:
         if present & rbits != rbits:
             continue
-        ranks = [r for r in range(13) if rbits >> r & 1]
-        mask = 0
-        for r in ranks:
-            mask |= _pick(t, nibs[r], 1) << (4 * r)
-        add(mask)
-        for s in range(4):
-            same = 0
-            for r in ranks:
-                same |= 1 << (4 * r + s)
-            if hand & same == same:
-                add(same)
+        others = (
+            weak[nibs[o1]][0] << (4 * o1)
+            | weak[nibs[o2]][0] << (4 * o2)
+            | weak[nibs[o3]][0] << (4 * o3)
+            | weak[nibs[o4]][0] << (4 * o4)
+        )
+        low = weak[nibs[deciding]][0] << (4 * deciding)
+        for card, straight, straight_flush, same_suit in by_nib[nibs[deciding]]:
+            if card == low:
+                out.append((card | others, straight_flush if others == same_suit else straight))
+                if others == same_suit:
+                    continue
+            if hand & same_suit == same_suit:
+                out.append((card | same_suit, straight_flush))
     # Flushes: per suit, the weakest five, and the weakest five preferring lone ranks.
-    for s in range(4):
-        cards = [r for r in range(13) if nibs[r] >> s & 1]
-        if len(cards) < 5:
+    for s, suit_mask, keys in t.suits:
+        cards = hand & suit_mask
+        if cards.bit_count() < 5:
             continue
-        add(sum(1 << (4 * r + s) for r in cards[:5]))
-        lone = [r for r in cards if counts[r] == 1]
-        rest = [r for r in cards if counts[r] != 1]
-        chosen = (lone + rest)[:5]
-        add(sum(1 << (4 * r + s) for r in chosen))
+        ranks = [r for r in range(13) if cards >> (4 * r + s) & 1]
+        lone = [r for r in ranks if nibs[r].bit_count() == 1]
+        choices = {sum(1 << (4 * r) for r in ranks[:5])}
+        choices.add(sum(1 << (4 * r) for r in (lone + [r for r in ranks if r not in lone])[:5]))
+        for spaced in choices:
+            key = keys.get(spaced)
+            if key is not None:  # (straight flushes are listed with the straights)
+                out.append((spaced << s, key))
     # Full houses: each triple rank with the lowest exact pair, and the lowest pair.
-    trips = [r for r in range(13) if counts[r] >= 3]
+    trips = [r for r in range(13) if nibs[r].bit_count() >= 3]
     if trips:
+        pairs = [r for r in range(13) if nibs[r].bit_count() >= 2]
+        exact = [r for r in pairs if nibs[r].bit_count() == 2]
         for tr in trips:
-            pairs = [r for r in range(13) if r != tr and counts[r] >= 2]
-            exact = [r for r in pairs if counts[r] == 2]
-            for pr in {*(exact[:1]), *(pairs[:1])}:
-                add((_pick(t, nibs[tr], 3) << (4 * tr)) | (_pick(t, nibs[pr], 2) << (4 * pr)))
-        # Four of a kind with the lowest lone card (or the lowest card) as kicker.
-        for qr in (r for r in range(13) if counts[r] == 4):
-            lone = [r for r in range(13) if counts[r] == 1]
-            others = [r for r in range(13) if r != qr and counts[r]]
-            if not others:
-                continue
-            kr = (lone or others)[0]
-            add((15 << (4 * qr)) | (_pick(t, nibs[kr], 1) << (4 * kr)))
+            tw = weak[nibs[tr]]
+            three = (tw[0] | tw[1] | tw[2]) << (4 * tr)
+            tried = set()
+            for pr in (
+                next((r for r in exact if r != tr), None),
+                next((r for r in pairs if r != tr), None),
+            ):
+                if pr is None or pr in tried:
+                    continue
+                tried.add(pr)
+                pw = weak[nibs[pr]]
+                out.append((three | (pw[0] | pw[1]) << (4 * pr), t.fh_keys[tr]))
+            if nibs[tr] == 15:  # four of a kind with the lowest lone card (or lowest card)
+                rest = [r for r in range(13) if r != tr and nibs[r]]
+                if rest:
+                    lone_ranks = [r for r in rest if nibs[r].bit_count() == 1]
+                    kr = (lone_ranks or rest)[0]
+                    out.append((15 << (4 * tr) | weak[nibs[kr]][0] << (4 * kr), t.quad_keys[tr]))
     return out
 
 
-def _score(plan: list[Play]) -> tuple[int, int]:
-    singles = sum(1 for _, key in plan if key >> SIZE_SHIFT == 1)
-    return (len(plan), singles)
-
-
-def _plan(t: Tables, hand: int, cache: dict[tuple[int, int], Plan], tid: int) -> Plan:
-    found = cache.get((tid, hand))
+def _best(
+    t: Tables, h: _Helper, hand: int, memo: dict[int, tuple[int, tuple[Play, ...]]]
+) -> tuple[int, tuple[Play, ...]]:
+    """(score, five-card plays) of the best plan of ``hand``; the rest is ``_small_plan``."""
+    found = memo.get(hand)
     if found is not None:
         return found
-    best = _small_plan(t, hand)
-    best_score = _score(best)
+    best: tuple[int, tuple[Play, ...]] = (small_score(h, hand), ())
     for five in five_candidates(t, hand):
-        rest = _plan(t, hand ^ five[0], cache, tid)
-        candidate = [five, *rest]
-        score = _score(candidate)
-        if score < best_score:
-            best, best_score = candidate, score
-    result = tuple(best)
-    cache[(tid, hand)] = result
-    return result
+        score, fives = _best(t, h, hand ^ five[0], memo)
+        if score + 32 < best[0]:
+            best = (score + 32, (five, *fives))
+    memo[hand] = best
+    return best
 
 
 def plan(t: Tables, hand: int) -> Plan:
     """The fewest plays that use the whole hand (then the fewest singles), as
-    ``(mask, key)`` pairs. Cached per rules and hand."""
+    ``(mask, key)`` pairs, five-card hands first. Cached per rules and hand."""
+    cache_key = (id(t), hand)
+    found = _plans.get(cache_key)
+    if found is not None:
+        return found
     if len(_plans) > _CACHE_LIMIT:
         _plans.clear()
-    return _plan(t, hand, _plans, id(t))
+    h = _helper(t)
+    _score, fives = _best(t, h, hand, {})
+    rest = hand
+    for mask, _key in fives:
+        rest ^= mask
+    result = (*fives, *_small_plan(t, h, rest))
+    _plans[cache_key] = result
+    return result
+
+
+def rank_cost(t: Tables, hand: int, play: Play) -> int:
+    """How many more plays the small part of ``hand`` needs after ``play`` (a single,
+    pair or triple of one rank) than before, counting ``play`` itself: 0 when it is
+    one of the plan's plays or comes out of four of a kind, 1 when it breaks a rank."""
+    per_rank = _RANK_SCORE[t.rules.triples]
+    mask = play[0]
+    r = ((mask & -mask).bit_length() - 1) >> 2
+    c = ((hand >> (4 * r)) & 15).bit_count()
+    k = mask.bit_count()
+    return (per_rank[c - k] >> 5) + 1 - (per_rank[c] >> 5)
 
 
 def remember_rest(t: Tables, hand: int, played: int) -> None:
