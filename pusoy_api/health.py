@@ -7,8 +7,7 @@ import logging
 from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
-
-from .celery import app as celery_app
+from kombu import Connection
 
 logger = logging.getLogger(__name__)
 
@@ -31,7 +30,9 @@ def check_broker() -> str | None:
     if not settings.CELERY_BROKER_URL:
         return None  # in-process mode: no broker to reach
     try:
-        with celery_app.connection_for_write() as conn:
+        # A fresh connection to the configured URL, not the app's pool: the probe must
+        # see the broker as it is now and must not disturb connections in use.
+        with Connection(settings.CELERY_BROKER_URL) as conn:
             conn.ensure_connection(max_retries=1, timeout=BROKER_TIMEOUT_SECONDS)
     except Exception as exc:  # connection refused, DNS, auth: all "down" here
         return type(exc).__name__

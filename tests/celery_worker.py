@@ -1,7 +1,7 @@
 """Runs a real Celery worker process for tests, on its own Redis queue.
 
-Each test session gets a unique queue name, so a developer's own worker (or a parallel
-test run) never steals its messages, and the worker uses the test database.
+The worker listens on this test process's own queue (settings.test), so a developer's
+own worker or a parallel test run never steals its messages, and it uses the test database.
 """
 
 from __future__ import annotations
@@ -11,16 +11,16 @@ import signal
 import subprocess
 import sys
 import time
-import uuid
 from pathlib import Path
 
 import redis
+from django.conf import settings
 from django.db import connection
 
 from pusoy_api.celery import app as celery_app
 
 ROOT = Path(__file__).resolve().parent.parent
-TEST_BROKER_URL = os.environ.get("TEST_CELERY_BROKER_URL", "redis://127.0.0.1:6379/15")
+TEST_BROKER_URL = settings.CELERY_BROKER_URL
 
 
 def broker_reachable() -> bool:
@@ -42,11 +42,10 @@ class CeleryWorker:
     """A `celery worker` subprocess; `kill()` is SIGKILL, as a crashed machine would do."""
 
     def __init__(self, concurrency: int = 1) -> None:
-        self.queue = f"test-{uuid.uuid4().hex[:12]}"
+        self.queue = settings.CELERY_TASK_DEFAULT_QUEUE
         self.concurrency = concurrency
         self.process: subprocess.Popen[bytes] | None = None
         self.log_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"celery-{self.queue}.log"
-        self._saved_conf: dict[str, object] = {}
 
     def env(self) -> dict[str, str]:
         env = dict(os.environ)
@@ -67,7 +66,7 @@ class CeleryWorker:
         return env
 
     def start(self) -> None:
-        self._point_app_at_broker()
+        self.route_tasks_here()
         log = self.log_path.open("ab")
         self.process = subprocess.Popen(
             [
@@ -114,15 +113,10 @@ class CeleryWorker:
                 self.process.kill()
                 self.process.wait()
         self.process = None
-        celery_app.conf.update(self._saved_conf)
+        self.route_tasks_in_process()
 
-    def _point_app_at_broker(self) -> None:
-        keys = ("broker_url", "result_backend", "task_always_eager", "task_default_queue")
-        if not self._saved_conf:
-            self._saved_conf = {key: celery_app.conf.get(key) for key in keys}
-        celery_app.conf.update(
-            broker_url=TEST_BROKER_URL,
-            result_backend=TEST_BROKER_URL,
-            task_always_eager=False,
-            task_default_queue=self.queue,
-        )
+    def route_tasks_in_process(self) -> None:
+        celery_app.conf.task_always_eager = True
+
+    def route_tasks_here(self) -> None:
+        celery_app.conf.task_always_eager = False

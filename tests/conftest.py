@@ -18,12 +18,9 @@ def api_client() -> APIClient:
 
 
 @pytest.fixture(scope="session")
-def celery_worker(django_db_setup, django_db_blocker):
-    """A real `celery worker` subprocess on Redis, sharing this run's test database.
-
-    Tests that use it must be `transaction=True` so their rows are committed and
-    visible to the worker's own database connection.
-    """
+def celery_worker_process(django_db_setup, django_db_blocker):
+    """A real `celery worker` subprocess on Redis, sharing this run's test database,
+    started once per test session."""
     if not broker_reachable():
         if REQUIRE_SERVICES:
             pytest.fail("Redis broker unreachable and PUSOY_REQUIRE_SERVICES=1")
@@ -34,3 +31,15 @@ def celery_worker(django_db_setup, django_db_blocker):
         yield worker
     finally:
         worker.stop()
+
+
+@pytest.fixture
+def celery_worker(celery_worker_process):
+    """Tasks of this test go through the real worker; other tests keep running tasks
+    in-process. Tests that use it must be `transaction=True` so their rows are
+    committed and visible to the worker's own database connection."""
+    celery_worker_process.route_tasks_here()
+    try:
+        yield celery_worker_process
+    finally:
+        celery_worker_process.route_tasks_in_process()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import socket
+import uuid
 import warnings
 
 
@@ -38,3 +39,12 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
 
 # Several checkouts (or developers) on one Postgres server each get their own test DB.
 DATABASES["default"]["TEST"] = {"NAME": os.environ.get("PUSOY_TEST_DB", "test_pusoy")}  # noqa: F405
+
+# Tasks run in-process unless a test asks for the real worker (tests/celery_worker.py),
+# which only turns eager mode off: broker and queue stay fixed for the whole session,
+# so Celery's cached connection pools never point at a stale broker. The queue name is
+# unique per test process, so parallel runs and a developer's own worker never mix.
+CELERY_BROKER_URL = os.environ.get("TEST_CELERY_BROKER_URL", "redis://127.0.0.1:6379/15")
+CELERY_RESULT_BACKEND = CELERY_BROKER_URL
+CELERY_TASK_ALWAYS_EAGER = True
+CELERY_TASK_DEFAULT_QUEUE = f"test-{uuid.uuid4().hex[:12]}"

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from pusoy_api import health
-from pusoy_api.celery import app as celery_app
 from tests.celery_worker import TEST_BROKER_URL, broker_reachable
 
 pytestmark = pytest.mark.django_db
@@ -20,15 +19,12 @@ def test_healthy_in_process_mode(client, settings):
 
 @pytest.fixture
 def broker_url(settings):
-    """Point the health check (and the Celery app) at a broker for the test's duration."""
-    saved = celery_app.conf.broker_url
+    """Point the health check at a broker for the test's duration."""
 
     def use(url: str) -> None:
         settings.CELERY_BROKER_URL = url
-        celery_app.conf.broker_url = url
 
-    yield use
-    celery_app.conf.broker_url = saved
+    return use
 
 
 def test_healthy_with_real_broker(client, broker_url):
