@@ -7,10 +7,11 @@ a waiting client holds no database connection and no busy thread.
 
 One `LISTEN pusoy_moves` connection per event loop (so per web process) fans the
 notifications that `games.services._notify` sends at every commit out to the asyncio
-waiters of that game, so a move made in any process on any machine wakes them. It
-reconnects on failure (waking every waiter to re-check), and each waiter also re-checks
-the deal's last seq now and then as a safety net. On SQLite (the no-config dev mode)
-there is no NOTIFY: waiters poll the last seq every half second.
+waiters of that game, so a move made in any process on any machine wakes them; the
+history they are then answered with is read once for all the waiters of the game woken
+together (not once each). The listener reconnects on failure (waking every waiter to
+re-check), and each waiter also re-checks the deal's last seq now and then as a safety net.
+On SQLite (the no-config dev mode) there is no NOTIFY: waiters poll every half second.
 """
 
 from __future__ import annotations
@@ -23,15 +24,18 @@ import weakref
 from collections import defaultdict
 from typing import Any
 
-from asgiref.sync import sync_to_async
+from asgiref.sync import SyncToAsync, sync_to_async
 from django.conf import settings
 from django.db import DatabaseError, connections
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
+from rest_framework.renderers import JSONRenderer
+from rest_framework.response import Response
 
 from games import selectors
 from games.apis import MovesApi
 from games.services import NOTIFY_CHANNEL
+from pusoy_api.errors import ApiError
 
 logger = logging.getLogger(__name__)
 
@@ -79,10 +83,21 @@ def _latest(game_id: Any) -> tuple[int, int]:
         _release_connections()
 
 
+def _history(game_id: Any, filters: dict[str, Any]) -> dict[str, Any]:
+    try:
+        return MovesApi.history(game_id, filters)
+    finally:
+        _release_connections()
+
+
 # thread_sensitive: the request's own thread, as Django runs sync views under ASGI (and
 # the test client's thread under WSGI, so tests see their own transaction).
 run_view = sync_to_async(_run_view, thread_sensitive=True)
 latest = sync_to_async(_latest, thread_sensitive=True)
+history = sync_to_async(_history, thread_sensitive=True)
+
+# A history body read after a notification serves the waiters woken with it for this long.
+SHARE_SECONDS = 0.5
 
 
 # --- Waiters and the LISTEN connection ----------------------------------------------------
@@ -140,6 +155,8 @@ class Hub:
 
     def __init__(self) -> None:
         self.waiters: defaultdict[str, set[_Waiter]] = defaultdict(set)
+        # game id -> {(deal, since): the history body being read, or just read}
+        self.bodies: dict[str, dict[tuple[Any, int], asyncio.Future[dict[str, Any]]]] = {}
         self.ready = asyncio.Event()
         self.postgres = _uses_postgres()
         pool_size = getattr(settings, "DB_POOL_MAX_SIZE", 0) or 8
@@ -164,12 +181,15 @@ class Hub:
             waiters.discard(waiter)
             if not waiters:
                 del self.waiters[game_id]
+                self.bodies.pop(game_id, None)
 
     def wake(self, game_id: str) -> None:
+        self.bodies.pop(game_id, None)  # read before this commit
         for waiter in self.waiters.get(game_id, ()):
             waiter.wake(notified=True)
 
     def wake_all(self) -> None:
+        self.bodies.clear()
         for waiters in self.waiters.values():
             for waiter in waiters:
                 waiter.wake(notified=False)
@@ -186,6 +206,44 @@ class Hub:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(timeout):
                     await self.ready.wait()
+
+    async def history(self, game_id: Any, filters: dict[str, Any]) -> dict[str, Any]:
+        """The history body, read once for all the waiters of a game woken together and
+        asking the same thing (deal, since): a move wakes hundreds with one query set.
+        A read is shared until the next notification for the game, or SHARE_SECONDS."""
+        key, ask = str(game_id), (filters.get("deal"), filters["since"])
+        loop = asyncio.get_running_loop()
+        while True:
+            shared = self.bodies.setdefault(key, {})
+            future = shared.get(ask)
+            if future is None:
+                future = shared[ask] = loop.create_future()
+                try:
+                    async with self.db_slots:
+                        body = await history(game_id, filters)
+                except BaseException:
+                    future.cancel()  # the others read for themselves
+                    if shared.get(ask) is future:
+                        del shared[ask]
+                    raise
+                future.set_result(body)
+                loop.call_later(SHARE_SECONDS, self._forget, shared, ask, future)
+                return body
+            try:
+                return await asyncio.shield(future)
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if not future.cancelled() or (task is not None and task.cancelling()):
+                    raise
+                # The reader failed: try again, reading for ourselves.
+
+    @staticmethod
+    def _forget(shared: dict[Any, Any], ask: Any, future: asyncio.Future[Any]) -> None:
+        if shared.get(ask) is future:
+            del shared[ask]
+
+    def forget(self, game_id: Any) -> None:
+        self.bodies.pop(str(game_id), None)
 
     # the LISTEN connection
 
@@ -243,39 +301,75 @@ def _news(data: dict[str, Any], deal: int) -> bool:
     return bool(data["moves"]) or (data["deal"] or 0) != deal
 
 
+def _answer(first: Response, body: dict[str, Any]) -> Response:
+    """A fresh body, rendered and negotiated exactly as the view's first answer was."""
+    response = Response(body, status=200)
+    for name, value in first.items():
+        if name.lower() not in {"content-type", "content-length"}:
+            response[name] = value
+    response.accepted_renderer = first.accepted_renderer
+    response.accepted_media_type = first.accepted_media_type
+    response.renderer_context = {**first.renderer_context, "response": response}
+    if isinstance(first.accepted_renderer, JSONRenderer):
+        response.render()  # a small JSON dump: cheaper here than a trip to a thread
+    return response  # else Django renders it (browsable API) in the request's thread
+
+
+def _release_request_thread() -> None:
+    """Under ASGI, Django runs a request's sync code on a thread made for that request
+    (asgiref's ThreadSensitiveContext) and keeps it until the request ends. A request
+    about to wait gives it back; the next sync call, if any, gets a fresh thread."""
+    try:  # asgiref internals (3.3 to 3.13): do nothing if they change
+        context = SyncToAsync.thread_sensitive_context.get(None)
+        if context is None or getattr(context, "_executor", None) is not None:
+            return  # no per-request thread, or one its owner manages
+        executor = SyncToAsync.context_to_thread_executor.pop(context, None)
+    except (AttributeError, TypeError):
+        return
+    if executor is not None:
+        executor.shutdown(wait=False)
+
+
 async def _wait_for_news(
-    request: HttpRequest, game_id: Any, hub_: Hub, waiter: _Waiter, first: HttpResponse
+    request: HttpRequest, game_id: Any, hub_: Hub, waiter: _Waiter, first: Response
 ) -> HttpResponse:
+    """Auth and validation passed with the first answer; now wait for news, then answer
+    with the history read at that point."""
     params = MovesApi.FilterSerializer(data=request.GET)
     params.is_valid(raise_exception=True)  # the view validated it already
-    wait, asked_deal = params.validated_data["wait"], params.validated_data.get("deal")
+    filters = params.validated_data
     deal, last_seq = first.data["deal"] or 0, first.data["last_seq"]
     seen = (deal, last_seq)
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + wait
-    if asked_deal is not None:
+    deadline = loop.time() + filters["wait"]
+    if filters.get("deal") is not None:
         async with hub_.db_slots:
             seen = await latest(game_id)
         if seen[0] != deal:
             return first  # an earlier, finished deal: nothing will ever be added to it
-    while (remaining := deadline - loop.time()) > 0:
-        woken = await waiter.wait(min(remaining, hub_.recheck_after()))
-        if woken == "timer" and loop.time() >= deadline:
-            break
-        async with hub_.db_slots:
+    _release_request_thread()
+    try:
+        while (remaining := deadline - loop.time()) > 0:
+            woken = await waiter.wait(min(remaining, hub_.recheck_after()))
+            if woken == "timer" and loop.time() >= deadline:
+                break
             if woken != "notify":
                 try:
-                    now = await latest(game_id)
+                    async with hub_.db_slots:
+                        now = await latest(game_id)
                 except DatabaseError as exc:
                     logger.warning("long-poll re-check failed: %s", exc)
                     continue
                 if now == seen:
                     continue
                 seen = now
-            response = await run_view(request, game_id)
-        if response.status_code != 200 or _news(response.data, deal):
-            return response
-    async with hub_.db_slots:
+                hub_.forget(game_id)  # a change no notification told us of: read afresh
+            body = await hub_.history(game_id, filters)
+            if _news(body, deal):
+                return _answer(first, body)
+        return _answer(first, await hub_.history(game_id, filters))
+    except (ApiError, DatabaseError):
+        # The game went away, or the database: let the view answer as it would.
         return await run_view(request, game_id)
 
 
@@ -292,7 +386,7 @@ async def moves_view(request: HttpRequest, game_id: Any) -> HttpResponse:
     try:
         await hub_.wait_ready()
         first = await run_view(request, game_id)
-        if first.status_code != 200 or first.data["moves"]:
+        if not isinstance(first, Response) or first.status_code != 200 or first.data["moves"]:
             return first
         return await _wait_for_news(request, game_id, hub_, waiter, first)
     finally:

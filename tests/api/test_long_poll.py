@@ -97,6 +97,9 @@ def test_waiting_requests_return_early_when_another_client_moves(game):
 
     played, responses, elapsed = asyncio.run(scenario())
     assert elapsed < 3  # woken by NOTIFY, not by the 5 s safety re-check
+    plain = outsider.get(f"/api/v1/games/{game_id}/moves?since=0")
+    assert responses[1].content == plain.content  # exactly what the plain GET answers
+    assert responses[1]["Content-Type"] == plain["Content-Type"]
     for response in responses:
         assert response.status_code == 200
         body = response.json()

@@ -1,0 +1,582 @@
+"""HTTP speed of the games API through the real stack: ``python -m benchmarks.api``.
+
+Starts everything itself on loopback and stops it at the end: a fresh PostgreSQL
+database (``pusoy_bench`` on 127.0.0.1:5432, user postgres, dropped afterwards) and
+gunicorn with the uvicorn worker on a free port. Prints:
+
+1. POST move latency p50/p95 (one client, sequential, keep-alive HTTP), interleaved with
+   a bare psycopg ``INSERT`` + ``COMMIT`` on the same database, and their ratio;
+2. database queries per request (state, POST move, GET moves), early and late in a deal,
+   counted in-process with ``CaptureQueriesContext``;
+3. complete 4-player games per minute, played over HTTP by concurrent clients;
+4. long-poll: N clients waiting in ``GET moves?wait=30`` on one server process, then one
+   move: time until each is woken, an ordinary request's latency while they wait, and the
+   database connections and threads of the server meanwhile.
+
+Numbers only: nothing here asserts a time. Options: ``--help``; the environment variable
+BENCH_SETTINGS names another settings module for the server (to compare a change).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import http.client
+import json
+import os
+import platform
+import random
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import psycopg
+
+ROOT = Path(__file__).resolve().parent.parent
+PG = {"host": "127.0.0.1", "port": 5432, "user": "postgres"}
+DB = "pusoy_bench"
+PASSWORD = "bench-" + secrets.token_hex(8)
+
+
+# --- Helpers -----------------------------------------------------------------------------
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
+
+
+def ms(values: list[float]) -> str:
+    return (
+        f"p50 {pct(values, 50) * 1000:.2f} ms, p95 {pct(values, 95) * 1000:.2f} ms, "
+        f"max {max(values) * 1000:.2f} ms (n={len(values)})"
+    )
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def admin(sql: str) -> None:
+    with psycopg.connect(dbname="postgres", autocommit=True, **PG) as conn:
+        conn.execute(sql)
+
+
+def db_connections(exclude: set[int]) -> dict[str, int]:
+    """Connections to the bench database by state, not counting the given backends."""
+    with psycopg.connect(dbname="postgres", autocommit=True, **PG) as conn:
+        rows = conn.execute(
+            "SELECT coalesce(state, '?'), count(*) FROM pg_stat_activity"
+            " WHERE datname = %s AND pid <> ALL(%s) GROUP BY 1",
+            [DB, list(exclude)],
+        ).fetchall()
+    return dict(rows)
+
+
+def server_env(port: int, workers: int, pool: int) -> dict[str, str]:
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"CELERY_BROKER_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "DATABASE_URL"}
+    }
+    env.update(
+        DATABASE_URL=f"postgres://{PG['user']}@{PG['host']}:{PG['port']}/{DB}",
+        DJANGO_SETTINGS_MODULE=os.environ.get("BENCH_SETTINGS", "pusoy_api.settings.base"),
+        SECRET_KEY="bench-" + secrets.token_hex(24),
+        DEBUG="0",
+        SECURE_SSL_REDIRECT="0",
+        SECURE_HSTS_SECONDS="0",
+        ALLOWED_HOSTS="127.0.0.1,localhost,testserver",
+        THROTTLE_AUTH="1000000/min",
+        THROTTLE_WRITES="1000000/min",
+        DB_POOL_MAX_SIZE=str(pool),
+        DB_POOL_TIMEOUT="30",
+        LOG_LEVEL="WARNING",
+        HOST="127.0.0.1",
+        PORT=str(port),
+        WEB_CONCURRENCY=str(workers),
+    )
+    return env
+
+
+@dataclass
+class Server:
+    """gunicorn + uvicorn workers on loopback; stopped (and its process group) on exit."""
+
+    workers: int
+    pool: int
+    logdir: Path
+    port: int = field(default_factory=free_port)
+    proc: subprocess.Popen | None = None
+
+    def __enter__(self) -> Server:
+        log = open(self.logdir / f"gunicorn-{self.port}.log", "wb")
+        self.proc = subprocess.Popen(
+            [
+                str(Path(sys.executable).with_name("gunicorn")),
+                "-c",
+                "pusoy_api/gunicorn_conf.py",
+                "pusoy_api.asgi:application",
+            ],
+            cwd=ROOT,
+            env=server_env(self.port, self.workers, self.pool),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"gunicorn exited; see {log.name}")
+            with contextlib.suppress(OSError):
+                up = Http(self.port).call("GET", "/healthz")[0] in (200, 503)
+                if up and len(self.worker_pids()) == self.workers:
+                    return self
+            time.sleep(0.2)
+        self.__exit__()
+        raise RuntimeError("gunicorn did not come up")
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGTERM)
+        try:
+            self.proc.wait(20)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(5)
+
+    def worker_pids(self) -> list[int]:
+        assert self.proc is not None
+        path = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children")
+        return [int(p) for p in path.read_text().split()] if path.exists() else []
+
+    def worker_stats(self) -> dict[str, int]:
+        """Threads and resident memory (MiB) of the first worker process."""
+        status = Path(f"/proc/{self.worker_pids()[0]}/status").read_text()
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        return {
+            "threads": int(fields["Threads"]),
+            "rss_mib": int(fields["VmRSS"].split()[0]) // 1024,
+        }
+
+
+class Http:
+    """One keep-alive HTTP/1.1 connection, as a mobile client would hold."""
+
+    def __init__(self, port: int, token: str | None = None) -> None:
+        self.port, self.token = port, token
+        self.conn: http.client.HTTPConnection | None = None
+        self.last = 0.0
+
+    def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any, float]:
+        """(status, JSON body, seconds from sending to the last byte)."""
+        headers = {"Accept": "application/json"}
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        for attempt in range(2):
+            # The server drops idle keep-alive connections after 5 s: reconnect first.
+            if self.conn is None or time.monotonic() - self.last > 4:
+                if self.conn is not None:
+                    self.conn.close()
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+            try:
+                started = time.perf_counter()
+                self.conn.request(method, path, body=data, headers=headers)
+                response = self.conn.getresponse()
+                raw = response.read()
+                elapsed = time.perf_counter() - started
+                break
+            except (ConnectionError, http.client.HTTPException):
+                self.conn.close()
+                self.conn = None
+                if attempt or method != "GET":
+                    raise
+        self.last = time.monotonic()
+        ctype = response.getheader("Content-Type", "")
+        return response.status, json.loads(raw) if "json" in ctype and raw else raw, elapsed
+
+    def ok(self, method: str, path: str, body: Any = None) -> Any:
+        status, data, _ = self.call(method, path, body)
+        if status not in (200, 201):
+            raise RuntimeError(f"{method} {path} -> {status}: {data}")
+        return data
+
+
+def register(port: int, n: int, prefix: str) -> list[Http]:
+    clients = []
+    for i in range(n):
+        name = f"{prefix}{i}_{secrets.token_hex(3)}"
+        body = Http(port).ok(
+            "POST", "/api/v1/auth/register", {"username": name, "password": PASSWORD}
+        )
+        clients.append(Http(port, body["token"]))
+    return clients
+
+
+def new_game(players: list[Http]) -> str:
+    """A 4-human game, every seat taken (so dealt); seat i is players[i]."""
+    game = players[0].ok("POST", "/api/v1/games", {"seats": [{"type": "human"}] * 4})
+    for player in players[1:]:
+        player.ok("POST", f"/api/v1/games/{game['id']}/join", {})
+    return game["id"]
+
+
+def play_turn(
+    players: list[Http], game_id: str, turn: int, rng: random.Random
+) -> tuple[float, dict[str, Any]]:
+    """The seat to play reads its state and plays a random legal move (as the API lists
+    them); returns the POST's latency and the mover's state after it."""
+    client = players[turn]
+    state = client.ok("GET", f"/api/v1/games/{game_id}/state")["deal"]
+    move = rng.choice(state["legal_moves"])
+    status, body, elapsed = client.call(
+        "POST", f"/api/v1/games/{game_id}/moves", {**move, "expected_seq": state["seq"]}
+    )
+    if status != 201:
+        raise RuntimeError(f"move refused: {status} {body}")
+    return elapsed, body["state"]
+
+
+def next_turn(state: dict[str, Any]) -> int | None:
+    if state["status"] != "active" or state["deal"] is None or state["deal"]["is_over"]:
+        return None
+    return state["deal"]["turn"]
+
+
+def first_turn(players: list[Http], game_id: str) -> int:
+    return players[0].ok("GET", f"/api/v1/games/{game_id}/state")["deal"]["turn"]
+
+
+# --- 1. Move latency next to a bare commit -----------------------------------------------------
+
+
+def bench_move_latency(server: Server, moves: int) -> dict[str, Any]:
+    players = register(server.port, 4, "lat")
+    rng = random.Random(1)
+    move_times: list[float] = []
+    commit_times: list[float] = []
+    payload = json.dumps({"action": "play", "cards": ["3C", "3D", "3H"], "pad": "x" * 200})
+    with psycopg.connect(dbname=DB, **PG) as bare:
+        bare.execute(
+            "CREATE TABLE IF NOT EXISTS bench_commit"
+            " (id bigserial PRIMARY KEY, payload jsonb, created_at timestamptz DEFAULT now())"
+        )
+        bare.commit()
+        game_id, turn = None, None
+        for _ in range(5):  # warm-up: connections, caches
+            bare.execute("INSERT INTO bench_commit (payload) VALUES (%s)", [payload])
+            bare.commit()
+        while len(move_times) < moves:
+            if turn is None:
+                game_id = new_game(players)
+                turn = first_turn(players, game_id)
+            elapsed, state = play_turn(players, game_id, turn, rng)
+            move_times.append(elapsed)
+            turn = next_turn(state)
+            started = time.perf_counter()
+            bare.execute("INSERT INTO bench_commit (payload) VALUES (%s)", [payload])
+            bare.commit()
+            commit_times.append(time.perf_counter() - started)
+    return {
+        "move": move_times,
+        "commit": commit_times,
+        "ratio": pct(move_times, 50) / pct(commit_times, 50),
+    }
+
+
+# --- 3. Games per minute ------------------------------------------------------------------------
+
+
+def bench_games_per_minute(server: Server, parallel: int, seconds: float) -> dict[str, Any]:
+    players = register(server.port, 4 * parallel, "gpm")
+    finished = [0] * parallel
+    moves = [0] * parallel
+    errors: list[BaseException] = []
+    stop_at = time.monotonic() + seconds
+    started = time.monotonic()
+    ends: list[float] = []
+
+    def run(i: int) -> None:
+        mine = players[4 * i : 4 * i + 4]
+        rng = random.Random(100 + i)
+        try:
+            while time.monotonic() < stop_at and finished[i] < 500:
+                game_id = new_game(mine)
+                turn: int | None = first_turn(mine, game_id)
+                for _ in range(2000):  # a deal is far shorter; bounded anyway
+                    if turn is None:
+                        break
+                    _, state = play_turn(mine, game_id, turn, rng)
+                    moves[i] += 1
+                    turn = next_turn(state)
+                finished[i] += 1
+        except BaseException as exc:  # reported, not hidden
+            errors.append(exc)
+        finally:
+            ends.append(time.monotonic())
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(parallel)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = max(ends) - started
+    return {
+        "games": sum(finished),
+        "moves": sum(moves),
+        "seconds": elapsed,
+        "per_minute": sum(finished) / elapsed * 60,
+        "errors": [repr(e) for e in errors],
+    }
+
+
+# --- 4. Long-poll -------------------------------------------------------------------------------
+
+
+async def long_poll_request(port: int, path: str, token: str) -> tuple[int, Any, float]:
+    """One raw HTTP/1.1 GET on its own connection: (status, body, time it completed)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        writer.write(
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n"
+            "Accept: application/json\r\nConnection: close\r\n\r\n".encode()
+        )
+        await writer.drain()
+        head = await reader.readuntil(b"\r\n\r\n")
+        done = time.monotonic()
+        lines = head.decode("latin1").split("\r\n")
+        status = int(lines[0].split()[1])
+        length = next(
+            int(v)
+            for k, _, v in (h.partition(":") for h in lines[1:])
+            if k.lower() == "content-length"
+        )
+        body = json.loads(await reader.readexactly(length))
+        return status, body, done
+    finally:
+        writer.close()
+
+
+async def bench_long_poll(server: Server, waiters: int) -> dict[str, Any]:
+    players = await asyncio.to_thread(register, server.port, 5, "lp")
+    watcher, players = players[4], players[:4]
+    game_id = await asyncio.to_thread(new_game, players)
+    turn = await asyncio.to_thread(first_turn, players, game_id)
+    probe = players[(turn + 1) % 4]
+
+    def ordinary_latency(n: int = 100) -> list[float]:
+        return [probe.call("GET", f"/api/v1/games/{game_id}/state")[2] for _ in range(n)]
+
+    idle = {
+        "latency": await asyncio.to_thread(ordinary_latency),
+        "server": server.worker_stats(),
+        "db": await asyncio.to_thread(db_connections, set()),
+    }
+    path = f"/api/v1/games/{game_id}/moves?since=0&wait=30"
+    sent = time.monotonic()
+    tasks = []
+    for i in range(waiters):
+        tasks.append(asyncio.create_task(long_poll_request(server.port, path, watcher.token)))
+        if i % 50 == 49:
+            await asyncio.sleep(0.05)
+    # Every waiter has had its first read once the database is quiet again.
+    for _ in range(100):
+        await asyncio.sleep(0.5)
+        db = await asyncio.to_thread(db_connections, set())
+        if time.monotonic() - sent > 3 and not db.get("active"):
+            break
+    early = [t for t in tasks if t.done()]
+    waiting = {
+        "latency": await asyncio.to_thread(ordinary_latency),
+        "server": server.worker_stats(),
+        "db": await asyncio.to_thread(db_connections, set()),
+        "answered_early": len(early),
+        "settle_seconds": time.monotonic() - sent,
+    }
+    moved_at = time.monotonic()
+    post_seconds, _ = await asyncio.to_thread(play_turn, players, game_id, turn, random.Random(5))
+    results = await asyncio.wait_for(asyncio.gather(*tasks), 60)
+    woken = [done - moved_at for status, body, done in results if status == 200 and body["moves"]]
+    return {
+        "waiters": waiters,
+        "idle": idle,
+        "waiting": waiting,
+        "post_seconds": post_seconds,
+        "woken": woken,
+        "not_woken": waiters - len(woken),
+        "after": server.worker_stats(),
+    }
+
+
+# --- 2. Queries per request (in-process) ------------------------------------------------------
+
+
+def bench_query_counts() -> dict[str, dict[str, int]]:
+    os.environ.update(server_env(0, 1, 4))
+    import django
+
+    django.setup()
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from rest_framework.test import APIClient
+
+    from players.models import Player
+    from players.services import token_issue
+
+    clients = []
+    for i in range(4):
+        player = Player.objects.create_user(username=f"qc{i}_{secrets.token_hex(3)}")
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Bearer {token_issue(player=player)}")
+        clients.append(client)
+    game = clients[0].post("/api/v1/games", {"seats": [{"type": "human"}] * 4}, format="json")
+    game_id = game.json()["id"]
+    for client in clients[1:]:
+        client.post(f"/api/v1/games/{game_id}/join", {}, format="json")
+    rng = random.Random(3)
+
+    def counted(request) -> tuple[int, Any]:
+        with CaptureQueriesContext(connection) as captured:
+            response = request()
+        return len(captured.captured_queries), response.json()
+
+    def one_turn() -> dict[str, int]:
+        seat = clients[0].get(f"/api/v1/games/{game_id}/state").json()["deal"]["turn"]
+        client = clients[seat]
+        counts: dict[str, int] = {}
+        counts["GET state"], state = counted(lambda: client.get(f"/api/v1/games/{game_id}/state"))
+        deal = state["deal"]
+        counts["GET moves (whole deal)"], _ = counted(
+            lambda: client.get(f"/api/v1/games/{game_id}/moves")
+        )
+        counts["GET moves?since=seq-2"], _ = counted(
+            lambda: client.get(f"/api/v1/games/{game_id}/moves?since={max(0, deal['seq'] - 2)}")
+        )
+        move = {**rng.choice(deal["legal_moves"]), "expected_seq": deal["seq"]}
+        counts["POST move"], _ = counted(
+            lambda: client.post(f"/api/v1/games/{game_id}/moves", move, format="json")
+        )
+        counts["seq"] = deal["seq"]
+        return counts
+
+    turns = [one_turn() for _ in range(30)]
+    connection.close()
+    return {"early": turns[2], "late": turns[-1]}
+
+
+# --- Report ------------------------------------------------------------------------------------
+
+
+def machine() -> str:
+    cpu = "?"
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    mem = "?"
+    with contextlib.suppress(OSError):
+        kib = int(Path("/proc/meminfo").read_text().split()[1])
+        mem = f"{kib / 1024 / 1024:.0f} GiB"
+    with psycopg.connect(dbname="postgres", **PG) as conn:
+        version = conn.execute("SHOW server_version").fetchone()[0]
+        sync = conn.execute("SHOW synchronous_commit").fetchone()[0]
+        fsync = conn.execute("SHOW fsync").fetchone()[0]
+    return (
+        f"{cpu}, {os.cpu_count()} CPUs, {mem} RAM; {platform.system()} {platform.release()}; "
+        f"Python {platform.python_version()}; PostgreSQL {version} on loopback "
+        f"(fsync={fsync}, synchronous_commit={sync}); client and server on the same machine"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=400, help="moves timed for latency")
+    parser.add_argument("--parallel", type=int, default=8, help="games played at once")
+    parser.add_argument("--seconds", type=float, default=60, help="games-per-minute run time")
+    parser.add_argument("--waiters", type=int, default=500, help="long-poll clients")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (1-3)")
+    parser.add_argument("--pool", type=int, default=10, help="DB_POOL_MAX_SIZE per worker")
+    args = parser.parse_args()
+
+    print(f"machine: {machine()}", flush=True)
+    admin(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
+    admin(f"CREATE DATABASE {DB}")
+    try:
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+            cwd=ROOT,
+            env=server_env(0, 1, 1),
+            check=True,
+        )
+        with tempfile.TemporaryDirectory(prefix="pusoy-bench-") as tmp:
+            logs = Path(tmp)
+            print(
+                f"\nserver: gunicorn + uvicorn_worker, {args.workers} worker(s), "
+                f"DB_POOL_MAX_SIZE={args.pool}, DEBUG off",
+                flush=True,
+            )
+            with Server(args.workers, args.pool, logs) as server:
+                lat = bench_move_latency(server, args.moves)
+                print("\n1. POST move (one client, sequential):", ms(lat["move"]))
+                print("   bare INSERT+COMMIT (psycopg):     ", ms(lat["commit"]))
+                print(f"   move p50 / commit p50 = {lat['ratio']:.1f}x (goal: <= 5x)", flush=True)
+                gpm = bench_games_per_minute(server, args.parallel, args.seconds)
+                print(
+                    f"\n3. {args.parallel} concurrent games: {gpm['games']} complete 4-player games"
+                    f" ({gpm['moves']} moves) in {gpm['seconds']:.1f} s ="
+                    f" {gpm['per_minute']:.1f} games/min,"
+                    f" {gpm['moves'] / gpm['seconds']:.0f} moves/s"
+                    f" (each move = GET state + POST move); errors: {gpm['errors'] or 'none'}",
+                    flush=True,
+                )
+            with Server(1, args.pool, logs) as server:
+                lp = asyncio.run(bench_long_poll(server, args.waiters))
+            print(f"\n4. long-poll, one worker process, {lp['waiters']} clients in wait=30:")
+            print(
+                f"   measured {lp['waiting']['settle_seconds']:.1f} s after sending them;"
+                f" answered before the move: {lp['waiting']['answered_early']}"
+            )
+            print("   ordinary GET state, no waiters:   ", ms(lp["idle"]["latency"]))
+            print("   ordinary GET state, while waiting:", ms(lp["waiting"]["latency"]))
+            print(f"   POST move that wakes them: {lp['post_seconds'] * 1000:.1f} ms")
+            if lp["woken"]:
+                print("   time from sending the move until woken:", ms(lp["woken"]))
+            print(f"   not woken with the move: {lp['not_woken']}")
+            print(f"   DB connections by state, idle server:  {lp['idle']['db']}")
+            print(f"   DB connections by state, while waiting: {lp['waiting']['db']}")
+            print(f"   worker process, idle:    {lp['idle']['server']}")
+            print(f"   worker process, waiting: {lp['waiting']['server']}")
+            print(f"   worker process, after:   {lp['after']}", flush=True)
+        counts = bench_query_counts()
+        print("\n2. database queries per request (in-process, CaptureQueriesContext):")
+        for name in counts["early"]:
+            if name != "seq":
+                print(
+                    f"   {name:24} early (seq {counts['early']['seq']}): {counts['early'][name]:3}"
+                    f"   late (seq {counts['late']['seq']}): {counts['late'][name]:3}"
+                )
+    finally:
+        admin(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
+
+
+if __name__ == "__main__":
+    main()
