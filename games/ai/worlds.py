@@ -59,7 +59,10 @@ class WorldSampler:
                 for i in _indices(self.unseen):
                     if t.single_key[i] < key:
                         excluded |= 1 << i
-        self.pool = _indices(self.unseen & ~excluded & ~sum(1 << i for i in self.forced.values()))
+        self.forced_mask = sum(1 << i for i in self.forced.values())
+        # Cards free to move between opponents (and the set-aside cards) in a world.
+        self.free = self.unseen & ~excluded & ~self.forced_mask
+        self.pool = _indices(self.free)
         # Cards each opponent probably lacks: high singles it passed on.
         self.avoid: dict[int, int] = {}
         if use_passes:
