@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
-import random
 import weakref
 from collections import defaultdict
 from typing import Any
@@ -39,11 +39,10 @@ from pusoy_api.errors import ApiError
 
 logger = logging.getLogger(__name__)
 
-# A waiter re-reads the deal's last seq this often even without a notification: the
-# safety net for a notification lost with its connection. Jittered so that hundreds of
-# waiters that arrived together do not re-check together.
+# Each process re-reads the last seq of every game it has waiters for this often, even
+# without a notification: the safety net for a notification lost with its connection.
 RECHECK_SECONDS = 5.0
-# While the LISTEN connection is down (and on SQLite), waiters poll this often instead.
+# While the LISTEN connection is down (and on SQLite, which has no NOTIFY), this often.
 POLL_SECONDS = 1.0
 SQLITE_POLL_SECONDS = 0.5
 # The LISTEN connection proves it is alive this often (a dead TCP peer is otherwise silent).
@@ -83,6 +82,13 @@ def _latest(game_id: Any) -> tuple[int, int]:
         _release_connections()
 
 
+def _latest_released(game_id: Any) -> tuple[int, int]:
+    try:
+        return selectors.latest_seq(game_id=game_id)
+    finally:
+        connections.close_all()
+
+
 def _history(game_id: Any, filters: dict[str, Any]) -> dict[str, Any]:
     try:
         return MovesApi.history(game_id, filters)
@@ -95,6 +101,8 @@ def _history(game_id: Any, filters: dict[str, Any]) -> dict[str, Any]:
 run_view = sync_to_async(_run_view, thread_sensitive=True)
 latest = sync_to_async(_latest, thread_sensitive=True)
 history = sync_to_async(_history, thread_sensitive=True)
+# For the hub's own re-checks, which belong to no request: any pool thread.
+latest_any_thread = sync_to_async(_latest_released, thread_sensitive=False)
 
 # A history body read after a notification serves the waiters woken with it for this long.
 SHARE_SECONDS = 0.5
@@ -104,27 +112,26 @@ SHARE_SECONDS = 0.5
 
 
 class _Waiter:
-    __slots__ = ("event", "notified")
+    """One waiting request: woken by a NOTIFY for its game, a changed last seq seen by
+    the re-check, or the listener's reconnection (notifications may have been lost)."""
+
+    __slots__ = ("event",)
 
     def __init__(self) -> None:
         self.event = asyncio.Event()
-        self.notified = False
 
-    def wake(self, *, notified: bool) -> None:
-        self.notified = self.notified or notified
+    def wake(self) -> None:
         self.event.set()
 
-    async def wait(self, timeout: float) -> str:
-        """What woke us: "notify" (a NOTIFY for this game), "recheck" (the listener
-        reconnected and may have missed some) or "timer" (`timeout` seconds passed)."""
+    async def wait(self, timeout: float) -> bool:
+        """True when woken, False when `timeout` seconds passed first."""
         try:
             async with asyncio.timeout(timeout):
                 await self.event.wait()
         except TimeoutError:
-            return "timer"
+            return False
         self.event.clear()
-        notified, self.notified = self.notified, False
-        return "notify" if notified else "recheck"
+        return True
 
 
 def _uses_postgres() -> bool:
@@ -163,10 +170,15 @@ class Hub:
         # Leave half the pool to ordinary requests while a crowd of waiters re-reads.
         self.db_slots = asyncio.Semaphore(max(1, pool_size // 2))
         self.task: asyncio.Task[None] | None = None
+        loop = asyncio.get_running_loop()
+        # Tasks of their own (an empty context): they outlive the request that made them.
         if self.postgres:
-            self.task = asyncio.get_running_loop().create_task(
-                self._listen(), name="pusoy-longpoll-listen"
+            self.task = loop.create_task(
+                self._listen(), name="pusoy-longpoll-listen", context=contextvars.Context()
             )
+        self.ticker = loop.create_task(
+            self._recheck(), name="pusoy-longpoll-recheck", context=contextvars.Context()
+        )
 
     # waiters
 
@@ -186,20 +198,39 @@ class Hub:
     def wake(self, game_id: str) -> None:
         self.bodies.pop(game_id, None)  # read before this commit
         for waiter in self.waiters.get(game_id, ()):
-            waiter.wake(notified=True)
+            waiter.wake()
 
     def wake_all(self) -> None:
         self.bodies.clear()
         for waiters in self.waiters.values():
             for waiter in waiters:
-                waiter.wake(notified=False)
+                waiter.wake()
 
     def recheck_after(self) -> float:
         if not self.postgres:
             return SQLITE_POLL_SECONDS
         if not self.ready.is_set():
             return POLL_SECONDS
-        return RECHECK_SECONDS * random.uniform(0.8, 1.2)  # jitter, not crypto
+        return RECHECK_SECONDS
+
+    async def _recheck(self) -> None:
+        """The safety net, and the only signal on SQLite: one small read per game with
+        waiters; a changed (deal, seq) wakes that game's waiters as a notification would."""
+        known: dict[str, tuple[int, int]] = {}
+        while True:
+            await asyncio.sleep(self.recheck_after())
+            for game_id in list(self.waiters):
+                try:
+                    async with self.db_slots:
+                        now = await latest_any_thread(game_id)
+                except DatabaseError as exc:
+                    logger.warning("long-poll re-check failed: %s", exc)
+                    continue
+                if known.get(game_id) != now:
+                    known[game_id] = now
+                    self.wake(game_id)
+            for game_id in set(known) - set(self.waiters):
+                del known[game_id]
 
     async def wait_ready(self, timeout: float = READY_TIMEOUT) -> None:
         if self.postgres and not self.ready.is_set():
@@ -241,9 +272,6 @@ class Hub:
     def _forget(shared: dict[Any, Any], ask: Any, future: asyncio.Future[Any]) -> None:
         if shared.get(ask) is future:
             del shared[ask]
-
-    def forget(self, game_id: Any) -> None:
-        self.bodies.pop(str(game_id), None)
 
     # the LISTEN connection
 
@@ -338,32 +366,19 @@ async def _wait_for_news(
     params = MovesApi.FilterSerializer(data=request.GET)
     params.is_valid(raise_exception=True)  # the view validated it already
     filters = params.validated_data
-    deal, last_seq = first.data["deal"] or 0, first.data["last_seq"]
-    seen = (deal, last_seq)
+    deal = first.data["deal"] or 0
     loop = asyncio.get_running_loop()
     deadline = loop.time() + filters["wait"]
     if filters.get("deal") is not None:
         async with hub_.db_slots:
-            seen = await latest(game_id)
-        if seen[0] != deal:
+            current_deal, _ = await latest(game_id)
+        if current_deal != deal:
             return first  # an earlier, finished deal: nothing will ever be added to it
     _release_request_thread()
     try:
         while (remaining := deadline - loop.time()) > 0:
-            woken = await waiter.wait(min(remaining, hub_.recheck_after()))
-            if woken == "timer" and loop.time() >= deadline:
+            if not await waiter.wait(remaining):
                 break
-            if woken != "notify":
-                try:
-                    async with hub_.db_slots:
-                        now = await latest(game_id)
-                except DatabaseError as exc:
-                    logger.warning("long-poll re-check failed: %s", exc)
-                    continue
-                if now == seen:
-                    continue
-                seen = now
-                hub_.forget(game_id)  # a change no notification told us of: read afresh
             body = await hub_.history(game_id, filters)
             if _news(body, deal):
                 return _answer(first, body)

@@ -181,7 +181,8 @@ def test_waiting_on_a_named_deal(game):
 
 @postgres_only
 @pytest.mark.django_db(transaction=True)
-def test_two_hundred_waiters_hold_no_database_connection(game):
+def test_two_hundred_waiters_hold_no_database_connection(game, monkeypatch):
+    monkeypatch.setattr(longpoll, "RECHECK_SECONDS", 60)  # no safety-net read mid-sample
     game_id, _, mover, _, outsider = game
     n = 200
     url = f"/api/v1/games/{game_id}/moves?since=0&wait=20"
@@ -275,6 +276,29 @@ def test_without_notify_waiters_poll(game, monkeypatch):
         await asyncio.sleep(0.3)
         started = time.monotonic()
         await move_in_thread(mover, game_id)
+        response = await asyncio.wait_for(waiting, 5)
+        return response, time.monotonic() - started
+
+    response, elapsed = asyncio.run(scenario())
+    assert elapsed < 2
+    assert [m["seq"] for m in response.json()["moves"]] == [1]
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_a_lost_notification_is_caught_by_the_recheck(game, monkeypatch):
+    from games import services
+
+    monkeypatch.setattr(longpoll, "RECHECK_SECONDS", 0.3)
+    monkeypatch.setattr(services, "_notify", lambda game: None)  # the NOTIFY never comes
+    game_id, _, mover, other_player, _ = game
+    url = f"/api/v1/games/{game_id}/moves?since=0&wait=10"
+
+    async def scenario():
+        waiting = asyncio.create_task(_get(_auth(other_player), url))
+        await asyncio.sleep(0.5)
+        await move_in_thread(mover, game_id)
+        started = time.monotonic()
         response = await asyncio.wait_for(waiting, 5)
         return response, time.monotonic() - started
 
