@@ -3,15 +3,16 @@
 The route is an async view. It runs the ordinary DRF `MovesApi` in a thread (same auth,
 validation, errors and body), gives the database connection back to the pool, and, when
 nothing is newer than `since`, waits on the event loop for a PostgreSQL notification:
-a waiting client holds no database connection and no busy thread.
+a waiting client holds no database connection and runs no thread (Django still parks an
+idle per-request thread for it: see the design note).
 
 One `LISTEN pusoy_moves` connection per event loop (so per web process) fans the
 notifications that `games.services._notify` sends at every commit out to the asyncio
 waiters of that game, so a move made in any process on any machine wakes them; the
 history they are then answered with is read once for all the waiters of the game woken
-together (not once each). The listener reconnects on failure (waking every waiter to
-re-check), and each waiter also re-checks the deal's last seq now and then as a safety net.
-On SQLite (the no-config dev mode) there is no NOTIFY: waiters poll every half second.
+together (not once each). The listener reconnects on failure (waking every waiter), and
+every few seconds the process re-reads the last seq of each game it has waiters for, as a
+safety net; on SQLite (the no-config dev mode), which has no NOTIFY, every half second.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import weakref
 from collections import defaultdict
 from typing import Any
 
-from asgiref.sync import SyncToAsync, sync_to_async
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import DatabaseError, connections
 from django.http import HttpRequest, HttpResponse
@@ -343,21 +344,6 @@ def _answer(first: Response, body: dict[str, Any]) -> Response:
     return response  # else Django renders it (browsable API) in the request's thread
 
 
-def _release_request_thread() -> None:
-    """Under ASGI, Django runs a request's sync code on a thread made for that request
-    (asgiref's ThreadSensitiveContext) and keeps it until the request ends. A request
-    about to wait gives it back; the next sync call, if any, gets a fresh thread."""
-    try:  # asgiref internals (3.3 to 3.13): do nothing if they change
-        context = SyncToAsync.thread_sensitive_context.get(None)
-        if context is None or getattr(context, "_executor", None) is not None:
-            return  # no per-request thread, or one its owner manages
-        executor = SyncToAsync.context_to_thread_executor.pop(context, None)
-    except (AttributeError, TypeError):
-        return
-    if executor is not None:
-        executor.shutdown(wait=False)
-
-
 async def _wait_for_news(
     request: HttpRequest, game_id: Any, hub_: Hub, waiter: _Waiter, first: Response
 ) -> HttpResponse:
@@ -374,7 +360,6 @@ async def _wait_for_news(
             current_deal, _ = await latest(game_id)
         if current_deal != deal:
             return first  # an earlier, finished deal: nothing will ever be added to it
-    _release_request_thread()
     try:
         while (remaining := deadline - loop.time()) > 0:
             if not await waiter.wait(remaining):
