@@ -1,0 +1,42 @@
+"""Static files (admin, API docs) served by the app, without blocking async requests.
+
+WhiteNoise's middleware is sync-only, so under ASGI Django runs it, and everything after
+it, on a thread for the whole request: a long-polling request would keep a thread
+blocked while it waits. This subclass is async-capable: it looks the path up, serves a
+static file in a thread, and otherwise hands the request straight on.
+"""
+
+from __future__ import annotations
+
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
+from whitenoise.middleware import WhiteNoiseMiddleware
+
+
+class AsyncWhiteNoiseMiddleware(WhiteNoiseMiddleware):
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response=None, settings=None):  # type: ignore[no-untyped-def]
+        if settings is None:
+            super().__init__(get_response)
+        else:
+            super().__init__(get_response, settings)
+        self._is_async = iscoroutinefunction(get_response)
+        if self._is_async:
+            markcoroutinefunction(self)
+
+    def _static_file(self, request):  # type: ignore[no-untyped-def]
+        if self.autorefresh:
+            return self.find_file(request.path_info)
+        return self.files.get(request.path_info)
+
+    def __call__(self, request):  # type: ignore[no-untyped-def]
+        if self._is_async:
+            return self.__acall__(request)
+        return super().__call__(request)
+
+    async def __acall__(self, request):  # type: ignore[no-untyped-def]
+        static_file = self._static_file(request)
+        if static_file is not None:
+            return await sync_to_async(self.serve, thread_sensitive=False)(static_file, request)
+        return await self.get_response(request)
