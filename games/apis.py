@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import selectors, services
-from games.engine import verify_record
+from games.engine import DealState, verify_record
 from games.models import AiLevel, Deal, Game, GameStatus, Move
 from players.throttles import WriteRateThrottle
 from pusoy_api.openapi import error_responses
@@ -335,11 +335,11 @@ class MovesApi(APIView):
 
             raise ApiError("invalid_input", "Idempotency-Key must be 1 to 255 characters.")
 
-        def render(game: Game, deal: Deal, move: Move) -> dict[str, Any]:
+        def render(game: Game, deal: Deal, move: Move, state: DealState) -> dict[str, Any]:
             return {
                 "move": MoveOutputSerializer(move).data,
                 "state": selectors.game_state_for_player(
-                    game=selectors.game_get(game_id=game.pk), player=request.user
+                    game=game, player=request.user, deal=deal, state=state
                 ),
             }
 

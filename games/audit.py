@@ -61,6 +61,8 @@ def deal_audit(game: Game, deal: Deal) -> DealAudit:
             audit.problems.append(f"move {move.seq} is illegal: {exc.code}")
             break
     if audit.ok:
+        if deal.chain_head != link:
+            audit.problems.append("the deal's chain head is not its last move's link")
         if deal.seq != state.seq:
             audit.problems.append(f"deal says seq {deal.seq}, moves give {state.seq}")
         if DealState.from_dict(deal.snapshot).to_dict() != state.to_dict():

@@ -119,6 +119,9 @@ class Deal(models.Model):
     # None on the first deal: the holder of the opening card leads and must include it.
     leader = models.PositiveSmallIntegerField(null=True, blank=True)
     seq = models.PositiveIntegerField(default=0, help_text="seq of the last move applied")
+    chain_head = models.CharField(
+        max_length=64, help_text="`chain` of the last move (the commitment before move 1)."
+    )
     turn = models.PositiveSmallIntegerField(null=True, blank=True)
     turn_started_at = models.DateTimeField(null=True, blank=True)
     snapshot = models.JSONField(help_text="Cached engine state after move `seq`.")

@@ -87,13 +87,19 @@ def _deal_state(deal: Deal) -> DealState:
     return DealState.from_dict(deal.snapshot)
 
 
-def game_state_for_player(*, game: Game, player: Player) -> dict[str, Any]:
+def game_state_for_player(
+    *, game: Game, player: Player, deal: Deal | None = None, state: DealState | None = None
+) -> dict[str, Any]:
     """The requesting player's view: own hand, counts, the play to beat, whose turn,
-    passes, scores, last seq, legal moves on their turn. Never another player's cards."""
+    passes, scores, last seq, legal moves on their turn. Never another player's cards.
+
+    `deal` and `state` may be passed when the caller already holds the current deal and
+    its engine state (right after a move), to save reading and rebuilding them."""
     seat = seat_of(game, player)
     if seat is None:
         raise ApiError("not_a_participant", "You have no seat in this game.", status_code=403)
-    deal = current_deal(game)
+    if deal is None or deal.number != game.current_deal_number:
+        deal, state = current_deal(game), None
     scores = [s.score for s in game.seats.all()]
     body: dict[str, Any] = {
         "game": str(game.pk),
@@ -105,7 +111,7 @@ def game_state_for_player(*, game: Game, player: Player) -> dict[str, Any]:
     }
     if deal is None:
         return body
-    view = _deal_state(deal).view(seat)
+    view = (state or _deal_state(deal)).view(seat)
     to_beat = view.to_beat
     legal = view.legal_moves() if view.is_my_turn and not deal.is_finished else []
     deadline = None

@@ -18,7 +18,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Exists, F, OuterRef
+from django.db.models import Exists, F, OuterRef, Prefetch
 from django.utils import timezone
 
 from games.chain import chain_genesis, chain_next, move_canonical_json
@@ -102,7 +102,7 @@ def game_create(
 @transaction.atomic
 def game_join(*, game_id: uuid.UUID, player: Player, seat: int | None = None) -> Game:
     game = _game_locked(game_id)
-    seats = list(game.seats.order_by("position"))
+    seats = list(game.seats.all())
     if any(s.player_id == player.pk for s in seats):
         raise ApiError("already_joined", "You already have a seat in this game.", status_code=409)
     if game.status != GameStatus.WAITING:
@@ -131,7 +131,15 @@ def game_join(*, game_id: uuid.UUID, player: Player, seat: int | None = None) ->
 
 
 def _game_locked(game_id: uuid.UUID) -> Game:
-    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    """The game row, locked until the transaction ends, with its seats read once."""
+    game = (
+        Game.objects.select_for_update(of=("self",))
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+        )
+        .filter(pk=game_id)
+        .first()
+    )
     if game is None:
         raise ApiError("not_found", "No such game.", status_code=404)
     return game
@@ -158,11 +166,13 @@ def _deal_start(game: Game, *, leader: int | None) -> Deal:
     state = DealState.from_seed(rules, seed, game.num_seats, leader=leader)
     game.current_deal_number += 1
     now = timezone.now()
+    deal_commitment = commitment(seed)
     deal = Deal.objects.create(
         game=game,
         number=game.current_deal_number,
         seed=seed.hex(),
-        commitment=commitment(seed),
+        commitment=deal_commitment,
+        chain_head=chain_genesis(deal_commitment),
         hands=[format_cards(hand) for hand in state.initial_hands],
         set_aside=format_cards(state.set_aside),
         leader=leader,
@@ -195,7 +205,7 @@ def move_submit(
     cards: list[str] | None,
     expected_seq: int | None = None,
     idempotency_key: str | None = None,
-    render: Callable[[Game, Deal, Move], dict[str, Any]],
+    render: Callable[[Game, Deal, Move, DealState], dict[str, Any]],
 ) -> MoveResult:
     """A human's move. Refusals raise ApiError and change nothing; a retried request
     with the same Idempotency-Key returns the first answer and applies nothing twice."""
@@ -214,7 +224,7 @@ def move_submit(
                         status_code=422,
                     )
                 return MoveResult(earlier.response_status, earlier.response_body)
-        seat = game.seats.filter(player=player).values_list("position", flat=True).first()
+        seat = next((s.position for s in game.seats.all() if s.player_id == player.pk), None)
         if seat is None:
             raise ApiError("not_a_participant", "You have no seat in this game.", status_code=403)
         if game.status != GameStatus.ACTIVE:
@@ -227,8 +237,8 @@ def move_submit(
                 status_code=409,
                 details={"seq": deal.seq},
             )
-        move = _move_apply(game, deal, seat, action, cards, actor="player", player=player)
-        result = MoveResult(201, render(game, deal, move))
+        move, state = _move_apply(game, deal, seat, action, cards, actor="player", player=player)
+        result = MoveResult(201, render(game, deal, move, state))
         if idempotency_key is not None:
             IdempotentRequest.objects.create(
                 player=player,
@@ -260,7 +270,8 @@ def move_submit_for_seat(
     deal = _current_deal(game)
     if deal.seq != expected_seq or deal.turn != seat:
         return None
-    return _move_apply(game, deal, seat, action, cards, actor=actor, player=None)
+    move, _state = _move_apply(game, deal, seat, action, cards, actor=actor, player=None)
+    return move
 
 
 def _current_deal(game: Game) -> Deal:
@@ -276,7 +287,9 @@ def _move_apply(
     *,
     actor: str,
     player: Player | None,
-) -> Move:
+) -> tuple[Move, DealState]:
+    """Validate and apply one move: the move row, its hash-chain link, the deal's cached
+    state; then the deal's end, the match's next deal or end, and the side effects."""
     state = DealState.from_dict(deal.snapshot)
     try:
         engine_move = state.validate(seat, action, cards)
@@ -285,11 +298,6 @@ def _move_apply(
         raise api_error_from_engine(exc) from exc
     played = format_cards(engine_move.cards)
     seq = deal.seq + 1
-    previous = (
-        chain_genesis(deal.commitment)
-        if seq == 1
-        else Move.objects.filter(deal=deal, seq=deal.seq).values_list("chain", flat=True).get()
-    )
     combination = "" if engine_move.is_pass else Play.parse(engine_move.cards, state.rules).kind
     move = Move.objects.create(
         deal=deal,
@@ -301,17 +309,18 @@ def _move_apply(
         actor=actor,
         player=player,
         chain=chain_next(
-            previous,
+            deal.chain_head,
             move_canonical_json(
                 deal_number=deal.number, seq=seq, seat=seat, action=engine_move.action, cards=played
             ),
         ),
     )
+    deal.chain_head = move.chain
     deal.seq = seq
     deal.turn = state.turn
     deal.turn_started_at = timezone.now()
     deal.snapshot = state.to_dict()
-    fields = ["seq", "turn", "turn_started_at", "snapshot"]
+    fields = ["chain_head", "seq", "turn", "turn_started_at", "snapshot"]
     if state.result is not None and deal.winner is None:
         _deal_score(game, deal, state)
         fields += ["winner", "points"]
@@ -325,7 +334,7 @@ def _move_apply(
     else:
         _after_commit_turn(game, deal)
         _game_touch(game)
-    return move
+    return move, state
 
 
 def _deal_score(game: Game, deal: Deal, state: DealState) -> None:
@@ -402,7 +411,7 @@ def _after_commit_turn(game: Game, deal: Deal) -> None:
     """Queue the AI's move when the seat to play is an AI, once this transaction commits."""
     if deal.turn is None:
         return
-    level = game.seats.filter(position=deal.turn).values_list("ai_level", flat=True).first()
+    level = next((s.ai_level for s in game.seats.all() if s.position == deal.turn), "")
     if not level:
         return
     from games.tasks import ai_move
