@@ -119,6 +119,8 @@ class Server:
     logdir: Path
     port: int = field(default_factory=free_port)
     proc: subprocess.Popen | None = None
+    # Extra environment for the server (e.g. a Celery broker for AI benchmarks).
+    extra_env: dict[str, str] = field(default_factory=dict)
 
     def __enter__(self) -> Server:
         log = open(self.logdir / f"gunicorn-{self.port}.log", "wb")
@@ -130,7 +132,7 @@ class Server:
                 "pusoy_api.asgi:application",
             ],
             cwd=ROOT,
-            env=server_env(self.port, self.workers, self.pool),
+            env={**server_env(self.port, self.workers, self.pool), **self.extra_env},
             stdout=log,
             stderr=subprocess.STDOUT,
             start_new_session=True,
