@@ -7,14 +7,14 @@ from typing import Any
 
 from rest_framework.test import APIClient
 
-from players.models import Player
 from players.services import token_issue
+from tests.factories import PlayerFactory
 
-PASSWORD = "correct-horse-battery-staple"
+
 
 
 def client_for(username: str) -> APIClient:
-    player = Player.objects.create_user(username=username, password=PASSWORD)
+    player = PlayerFactory(username=username)
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {token_issue(player=player)}")
     client.player = player  # type: ignore[attr-defined]
