@@ -11,8 +11,6 @@ from players.services import token_issue
 from tests.factories import PlayerFactory
 
 
-
-
 def client_for(username: str) -> APIClient:
     player = PlayerFactory(username=username)
     client = APIClient()
