@@ -70,19 +70,18 @@ class Worker:
                 os.killpg(self.proc.pid, signal.SIGKILL)
 
 
+def new_ai_game(human: Http, level: str) -> str:
+    seats = [{"type": "human"}] + [{"type": "ai", "level": level}] * 3
+    return human.ok("POST", "/api/v1/games", {"seats": seats, "target_deals": 50})["id"]
+
+
 def ai_replies(human: Http, game_id: str, level: str, turns: int, rng: random.Random) -> list:
     """Seconds from each human POST to all three AI replies applied."""
     latencies: list[float] = []
     while len(latencies) < turns:
         state = human.ok("GET", f"/api/v1/games/{game_id}/state")
         if state["status"] != "active":
-            game = human.ok(
-                "POST",
-                "/api/v1/games",
-                {"seats": [{"type": "human"}] + [{"type": "ai", "level": level}] * 3,
-                 "target_deals": 50},
-            )  # fmt: skip
-            game_id = game["id"]
+            game_id = new_ai_game(human, level)
             continue
         deal = state["deal"]
         if deal["turn"] != state["seat"]:
@@ -133,13 +132,7 @@ def main() -> None:
             print(f"\nhuman POST -> three AI replies applied (worker on Redis, {QUEUE})")
             for level in args.levels.split(","):
                 turns = args.expert_turns if level == "expert" else args.turns
-                game = human.ok(
-                    "POST",
-                    "/api/v1/games",
-                    {"seats": [{"type": "human"}] + [{"type": "ai", "level": level}] * 3,
-                     "target_deals": 50},
-                )  # fmt: skip
-                values = ai_replies(human, game["id"], level, turns, rng)
+                values = ai_replies(human, new_ai_game(human, level), level, turns, rng)
                 print(
                     f"  {level:<10} p50 {pct(values, 50) * 1000:8.1f} ms   "
                     f"p95 {pct(values, 95) * 1000:8.1f} ms   (n={len(values)})"

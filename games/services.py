@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from games.chain import chain_genesis, chain_next, move_canonical_json
 from games.engine import DealState, EngineError, Play, Rules, format_cards
+from games.engine import Move as EngineMove
 from games.engine.shuffle import commitment, new_seed
 from games.errors import api_error_from_engine
 from games.models import AiLevel, Deal, Game, GameStatus, IdempotentRequest, Move, Seat
@@ -423,6 +424,33 @@ def _after_commit_turn(game: Game, deal: Deal) -> None:
 # --- Server-made moves: AI turns and expired deadlines ------------------------------------
 
 
+def _open_turn(game_id: str | uuid.UUID, deal_number: int, expected_seq: int) -> Deal | None:
+    """The deal, if its turn is still the one after move `expected_seq` of an active
+    game; None when it has moved on (read without a lock: the apply re-checks)."""
+    deal = (
+        Deal.objects.filter(game_id=game_id, number=deal_number, finished_at__isnull=True)
+        .select_related("game")
+        .first()
+    )
+    if deal is None or deal.seq != expected_seq or deal.turn is None:
+        return None
+    return deal if deal.game.status == GameStatus.ACTIVE else None
+
+
+def _play_for_seat(deal: Deal, engine_move: EngineMove, *, actor: str) -> bool:
+    """Apply a move the server chose for the seat to play; False if the deal moved on."""
+    applied = move_submit_for_seat(
+        game_id=deal.game_id,
+        deal_number=deal.number,
+        expected_seq=deal.seq,
+        seat=deal.turn,
+        action=engine_move.action,
+        cards=format_cards(engine_move.cards) or None,
+        actor=actor,
+    )
+    return applied is not None
+
+
 def ai_turn_play(*, game_id: str | uuid.UUID, deal_number: int, expected_seq: int) -> bool:
     """Compute and apply an AI seat's move. The (slow) search runs outside any
     transaction on a snapshot; the move is then applied with `expected_seq`, so a
@@ -431,14 +459,8 @@ def ai_turn_play(*, game_id: str | uuid.UUID, deal_number: int, expected_seq: in
 
     from games.ai import Budget, choose_move
 
-    deal = (
-        Deal.objects.filter(game_id=game_id, number=deal_number, finished_at__isnull=True)
-        .select_related("game")
-        .first()
-    )
-    if deal is None or deal.seq != expected_seq or deal.turn is None:
-        return False
-    if deal.game.status != GameStatus.ACTIVE:
+    deal = _open_turn(game_id, deal_number, expected_seq)
+    if deal is None:
         return False
     level = deal.game.seats.filter(position=deal.turn).values_list("ai_level", flat=True).get()
     if not level:
@@ -447,16 +469,7 @@ def ai_turn_play(*, game_id: str | uuid.UUID, deal_number: int, expected_seq: in
     move = choose_move(
         level, view, random.Random(), budget=Budget(seconds=settings.AI_EXPERT_SECONDS)
     )
-    applied = move_submit_for_seat(
-        game_id=deal.game_id,
-        deal_number=deal_number,
-        expected_seq=expected_seq,
-        seat=deal.turn,
-        action=move.action,
-        cards=format_cards(move.cards) or None,
-        actor=f"ai:{level}",
-    )
-    return applied is not None
+    return _play_for_seat(deal, move, actor=f"ai:{level}")
 
 
 def timeout_turn_play(*, game_id: str | uuid.UUID, deal_number: int, expected_seq: int) -> bool:
@@ -465,29 +478,13 @@ def timeout_turn_play(*, game_id: str | uuid.UUID, deal_number: int, expected_se
     applied with `expected_seq`, so a second sweep finds the deal moved on."""
     from games.ai import timeout_move
 
-    deal = (
-        Deal.objects.filter(game_id=game_id, number=deal_number, finished_at__isnull=True)
-        .select_related("game")
-        .first()
-    )
-    if deal is None or deal.seq != expected_seq or deal.turn is None:
+    deal = _open_turn(game_id, deal_number, expected_seq)
+    if deal is None or deal.game.turn_timeout is None:
         return False
-    game = deal.game
-    if game.status != GameStatus.ACTIVE or game.turn_timeout is None:
-        return False
-    if deal.turn_started_at + game.turn_timeout > timezone.now():
+    if deal.turn_started_at + deal.game.turn_timeout > timezone.now():
         return False
     move = timeout_move(DealState.from_dict(deal.snapshot).view(deal.turn))
-    applied = move_submit_for_seat(
-        game_id=game.pk,
-        deal_number=deal_number,
-        expected_seq=expected_seq,
-        seat=deal.turn,
-        action=move.action,
-        cards=format_cards(move.cards) or None,
-        actor="timeout",
-    )
-    return applied is not None
+    return _play_for_seat(deal, move, actor="timeout")
 
 
 def turns_sweep(*, now: dt.datetime | None = None) -> dict[str, int]:
