@@ -202,12 +202,15 @@ def run_arena(
 
 
 def format_report(report: ArenaReport) -> str:
-    budget = f"{report.budget.seconds * 1000:g} ms"
-    if report.budget.iterations is not None:
-        budget += f" / {report.budget.iterations} rollouts"
+    budget = ""
+    if "expert" in report.seats:
+        budget = f"expert budget {report.budget.seconds * 1000:g} ms"
+        if report.budget.iterations is not None:
+            budget += f" / {report.budget.iterations} rollouts"
+        budget += ", "
     lines = [
         f"{report.games} deals, rules {report.rules.to_spec()!r}, "
-        f"seats {','.join(report.seats)} (rotated), expert budget {budget}, "
+        f"seats {','.join(report.seats)} (rotated), {budget}"
         f"seed {report.seed!r}, {report.workers} worker(s), {report.seconds:.1f} s",
         "",
         f"{'level':<10} {'seats':>5} {'wins':>5}  {'win share [95% CI]':<24} {'fair':>6}"

@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass
 
 from games.ai.heuristic import PASS_PLAY, heuristic_play, rollout_play
+from games.ai.inference import ActionModel, resample
 from games.ai.plan import Play, five_candidates, plan
 from games.ai.sim import Sim
 from games.ai.worlds import WorldSampler
@@ -36,6 +37,12 @@ class Budget:
 DEFAULT_BUDGET = Budget()
 # Candidates the search considers at most (the heuristic's choice always among them).
 MAX_CANDIDATES = 14
+# Worlds drawn per world searched, per second of budget (at most MAX_DRAWS): the one
+# kept explains the opponents' moves best (``inference``). Reading the history costs
+# about as much as the rollouts it saves at 100 ms, and pays off from about 0.5 s on,
+# where more worlds alone no longer help.
+DRAWS_PER_SECOND = 8
+MAX_DRAWS = 8
 # A candidate is dropped when its mean is this many standard errors below the best's.
 ELIMINATE_Z = 2.0
 MIN_WORLDS_BEFORE_ELIMINATION = 8
@@ -83,6 +90,10 @@ def candidates(sim: Sim, plays: list[Play], default: Play) -> list[Play]:
     return chosen
 
 
+def draws_per_world(budget: Budget) -> int:
+    return max(1, min(MAX_DRAWS, int(budget.seconds * DRAWS_PER_SECOND)))
+
+
 def _reward(sim: Sim, me: int, weight: float, dealt: int) -> float:
     if sim.out == me:
         return 1.0
@@ -117,14 +128,22 @@ def search(
     weight = CARDS_LEFT_WEIGHT.get(view.rules.scoring, DEFAULT_CARDS_LEFT_WEIGHT)
     dealt = max(13, max(view.card_counts))
     sampler = WorldSampler(view)
+    model = ActionModel(view)
+    draws = draws_per_world(budget)
     alive = list(range(len(cands)))
     results: list[list[float]] = [[] for _ in cands]
     rollouts = 0
     worlds = 0
     out_of_budget = False
+    searching = time.perf_counter()
     while len(alive) > 1 and not out_of_budget:
+        if rollouts:
+            # Start a world only when it can finish in time (an unfinished one is lost).
+            now = time.perf_counter()
+            if now + (now - searching) / rollouts * len(alive) > deadline:
+                break
         base = root.copy()
-        base.hands = sampler.sample(rng)
+        base.hands = resample(lambda: sampler.sample(rng), model, rng, draws)
         world: list[float] = []
         for i in alive:
             if limit is not None and rollouts >= limit:

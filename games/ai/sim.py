@@ -84,6 +84,28 @@ class Sim:
         self.out = -1
         return self
 
+    @classmethod
+    def at_start(cls, rules: Rules, hands: list[int], counts: list[int], leader: int) -> Sim:
+        """A deal before its first move (``hands`` may be empty masks when only the
+        ``counts`` matter, e.g. to replay a public history)."""
+        self = cls.__new__(cls)
+        self.rules = rules
+        self.t = tables_for(rules)
+        self.n = n = len(counts)
+        self.hands = hands
+        self.counts = counts
+        self.turn = leader
+        self.beat_mask = 0
+        self.beat_key = -1
+        self.last = leader
+        self.passed = 0
+        self.active = (1 << n) - 1
+        self.played = 0
+        self.required = 0
+        self.locks = rules.pass_locks_out
+        self.out = -1
+        return self
+
     def copy(self) -> Sim:
         other = Sim.__new__(Sim)
         other.rules = self.rules

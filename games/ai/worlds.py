@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 
+from games.ai.sim import Sim
 from games.engine.cards import FULL_DECK_MASK
 from games.engine.state import PlayerView
 from games.engine.tables import SIZE_SHIFT, Tables, tables_for
@@ -22,6 +23,9 @@ from games.engine.tables import SIZE_SHIFT, Tables, tables_for
 # Probability that a card a player declined to play on a single (by passing) stays out
 # of the sample for that player when another home exists.
 PASS_WEIGHT = 0.6
+# The same for a card below the lowest card of a trick the player led (players lead
+# their lowest cards, so such a card was probably not in its hand then, nor now).
+LEAD_WEIGHT = 0.85
 
 
 def _indices(mask: int) -> list[int]:
@@ -65,8 +69,10 @@ class WorldSampler:
         self.pool = _indices(self.free)
         # Cards each opponent probably lacks: high singles it passed on.
         self.avoid: dict[int, int] = {}
+        self.avoid_strong: dict[int, int] = {}
         if use_passes:
             self.avoid = _passed_over(view, t, self.unseen)
+            self.avoid_strong = _below_leads(view, t, self.unseen)
 
     def sample(self, rng: random.Random) -> list[int]:
         hands = [0] * len(self.counts)
@@ -77,7 +83,7 @@ class WorldSampler:
         for seat, index in self.forced.items():
             hands[seat] |= 1 << index
             need[seat] -= 1
-        if self.avoid:
+        if self.avoid or self.avoid_strong:
             pool = self._deal_avoiding(pool, need, hands, rng)
         else:
             at = 0
@@ -100,6 +106,7 @@ class WorldSampler:
         for seat in order:
             k = need[seat]
             avoid = self.avoid.get(seat, 0)
+            strong = self.avoid_strong.get(seat, 0)
             taken = 0
             skipped: list[int] = []
             for pos, index in enumerate(remaining):
@@ -107,7 +114,10 @@ class WorldSampler:
                     skipped.extend(remaining[pos:])
                     break
                 spare = len(remaining) - pos - 1 - (k - taken)
-                if avoid >> index & 1 and spare >= 0 and rng.random() < PASS_WEIGHT:
+                if spare >= 0 and (
+                    (strong >> index & 1 and rng.random() < LEAD_WEIGHT)
+                    or (avoid >> index & 1 and rng.random() < PASS_WEIGHT)
+                ):
                     skipped.append(index)
                     continue
                 hands[seat] |= 1 << index
@@ -139,4 +149,39 @@ def _passed_over(view: PlayerView, t: Tables, unseen: int) -> dict[int, int]:
                 lacks |= 1 << i
         if lacks:
             avoid[seat] = avoid.get(seat, 0) | lacks
+    return avoid
+
+
+def _below_leads(view: PlayerView, t: Tables, unseen: int) -> dict[int, int]:
+    """For each opponent, the unseen cards below the lowest card of a trick it led
+    (the opening lead aside, and only while nobody else was close to going out, when
+    players lead high on purpose): a hint that it did not hold them."""
+    n = view.num_players
+    counts = list(view.card_counts)
+    for seat, move in view.history:
+        counts[seat] += move.mask.bit_count()
+    threshold = [-1] * n
+    sim = Sim.at_start(view.rules, [0] * n, counts, view.history[0][0] if view.history else 0)
+    single_key = t.single_key
+    for step, (seat, move) in enumerate(view.history):
+        if sim.turn != seat:
+            break
+        mask = move.mask
+        if mask and sim.beat_key < 0 and step > 0 and seat != view.seat:
+            calm = min(counts[s] for s in range(n) if s != seat) > 2
+            if calm:
+                lowest = min(single_key[i] for i in _indices(mask))
+                threshold[seat] = max(threshold[seat], lowest)
+        key = t.classify(mask) if mask else 0
+        if key is None or sim.push(mask, key):
+            break
+    avoid: dict[int, int] = {}
+    for seat in range(n):
+        if threshold[seat] >= 0:
+            below = 0
+            for i in _indices(unseen):
+                if single_key[i] < threshold[seat]:
+                    below |= 1 << i
+            if below:
+                avoid[seat] = below
     return avoid

@@ -7,10 +7,12 @@ import dataclasses
 import random
 from collections.abc import Iterator
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.ai import Budget, choose_move
+from games.ai.inference import ActionModel, resample
 from games.ai.worlds import WorldSampler
 from games.engine import Card, DealState, Move, Play, PlayerView, Rules
 from games.engine.cards import cards_of
@@ -120,3 +122,44 @@ def test_sampled_worlds_agree_with_everything_public(state: DealState, seed: int
                 assert not hand & known
         if view.required_card is not None and view.turn != seat:
             assert hands[view.turn] & view.required_card.mask
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(state=positions, seed=st.integers(0, 2**16))
+def test_resampled_worlds_agree_with_everything_public(state: DealState, seed: int) -> None:
+    """The worlds the expert searches (drawn, then resampled by the opponents' moves)."""
+    seat = state.turn
+    view = state.view(seat)
+    sampler = WorldSampler(view)
+    model = ActionModel(view)
+    known = view.hand_mask | sum(card.mask for card in view.played_cards)
+    rng = random.Random(seed)
+    hands = resample(lambda: sampler.sample(rng), model, rng, 4)
+    assert hands[seat] == view.hand_mask
+    assert [h.bit_count() for h in hands] == list(view.card_counts)
+    for s, hand in enumerate(hands):
+        if s != seat:
+            assert not hand & known
+
+
+@pytest.mark.parametrize(
+    "spec", ["philippine", "hong-kong", {"preset": "philippine", "pass_locks_out": True}]
+)
+def test_the_true_hands_explain_heuristic_opponents(spec: object) -> None:
+    """Against heuristic opponents, the real world has no mismatch, random ones have."""
+    rng = random.Random(5)
+    true_total = sampled_total = 0
+    for _ in range(6):
+        state = DealState.from_seed(spec, rng.randbytes(32), 4)
+        for _ in range(20):
+            if state.is_over:
+                break
+            state.apply(choose_move("heuristic", state.view(state.turn), rng))
+        if state.is_over:
+            continue
+        view = state.view(state.turn)
+        model = ActionModel(view)
+        true_total += model.mismatches([sum(c.mask for c in h) for h in state.hands])
+        sampled_total += model.mismatches(WorldSampler(view).sample(rng))
+    assert true_total == 0
+    assert sampled_total > 0

@@ -1,0 +1,96 @@
+"""Speed of the AI players: ``python -m benchmarks.ai``.
+
+Prints, on positions taken from real deals (4 players, every preset):
+
+1. time per move per level (p50, p95, max), the expert at a given budget;
+2. the expert's raw speed: heuristic rollouts per second (a rollout finishes the deal
+   from a sampled world), and hand plans per second for fresh 13-card hands.
+
+Numbers only: nothing here asserts a time. Strength is measured by
+``manage.py ai_arena`` (docs/ai.md has the tables).
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import time
+
+from games.ai import LEVELS, Budget, choose_move
+from games.ai.expert import rollout
+from games.ai.plan import plan
+from games.ai.sim import Sim
+from games.ai.worlds import WorldSampler
+from games.engine import PRESETS, DealState, PlayerView
+from games.engine.tables import tables_for
+
+
+def positions(count: int, rng: random.Random) -> list[PlayerView]:
+    """Views of the seat to move at every point of heuristic-played deals."""
+    views: list[PlayerView] = []
+    presets = list(PRESETS)
+    while len(views) < count:
+        rules = PRESETS[presets[len(views) % len(presets)]]
+        state = DealState.from_seed(rules, rng.randbytes(32), 4)
+        while not state.is_over and len(views) < count:
+            view = state.view(state.turn)
+            views.append(view)
+            state.apply(choose_move("heuristic", view, rng))
+    return views
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--positions", type=int, default=200)
+    parser.add_argument("--expert-positions", type=int, default=40)
+    parser.add_argument("--budget-ms", type=float, default=1000.0)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    views = positions(args.positions, rng)
+    print(f"python {platform.python_version()} on {platform.machine()}, one process")
+    print(f"{'level':<10} {'moves':>6} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}")
+    budget = Budget(seconds=args.budget_ms / 1000)
+    for level in LEVELS:
+        sample = views[: args.expert_positions] if level == "expert" else views
+        times = []
+        for view in sample:
+            start = time.perf_counter()
+            choose_move(level, view, rng, budget=budget)
+            times.append((time.perf_counter() - start) * 1000)
+        print(
+            f"{level:<10} {len(times):>6} {percentile(times, 0.5):8.2f}"
+            f" {percentile(times, 0.95):8.2f} {max(times):8.2f}"
+        )
+    roots = [(Sim.from_view(v), WorldSampler(v)) for v in views[:50]]
+    done = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < 3.0:
+        root, sampler = roots[done % len(roots)]
+        sim = root.copy()
+        sim.hands = sampler.sample(rng)
+        rollout(sim)
+        done += 1
+    rate = done / (time.perf_counter() - start)
+    print(f"expert rollouts: {rate:,.0f}/s ({1e6 / rate:.0f} us each)")
+    t = tables_for(PRESETS["philippine"])
+    deck = list(range(52))
+    hands = []
+    for _ in range(2000):
+        rng.shuffle(deck)
+        hands.append(sum(1 << i for i in deck[:13]))
+    start = time.perf_counter()
+    for hand in hands:
+        plan(t, hand)
+    per = (time.perf_counter() - start) / len(hands)
+    print(f"plans of fresh 13-card hands: {1 / per:,.0f}/s ({per * 1e6:.0f} us each)")
+
+
+if __name__ == "__main__":
+    main()

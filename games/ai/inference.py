@@ -1,0 +1,89 @@
+"""Reading the opponents' past moves: how well a sampled world explains them.
+
+A world (a hand per seat, now) fixes every opponent's hand at every past moment: its
+hand now plus the cards it played since. ``ActionModel.mismatches`` replays the public
+history of the deal in that world and counts the opponents' moves that the
+``heuristic`` would not have made with those hands. The expert draws a few worlds per
+world it searches and keeps one with probability proportional to
+``MISMATCH_WEIGHT ** mismatches`` (sampling-importance resampling): worlds in which
+the opponents' leads, plays and passes make sense weigh more, and none is ruled out,
+since people do not play like the heuristic.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from games.ai.heuristic import heuristic_play
+from games.ai.sim import Sim
+from games.engine.state import PlayerView
+from games.engine.tables import tables_for
+
+MISMATCH_WEIGHT = 0.05
+# Replays stop counting this many mismatches above the best draw so far.
+MISMATCH_SLACK = 4
+
+
+class ActionModel:
+    """The public history of one view, ready to be replayed in sampled worlds."""
+
+    def __init__(self, view: PlayerView) -> None:
+        t = tables_for(view.rules)
+        self.rules = view.rules
+        self.t = t
+        self.seat = view.seat
+        self.n = n = view.num_players
+        self.steps: list[tuple[int, int, int]] = []  # (seat, mask, key) per past move
+        played_by = [0] * n
+        for seat, move in view.history:
+            key = -1 if move.is_pass else t.classify(move.mask)
+            if key is None:  # pragma: no cover - the engine only records plays
+                break
+            self.steps.append((seat, move.mask, key))
+            played_by[seat] |= move.mask
+        self.played_by = played_by
+        first = view.history[0] if view.history else None
+        opening = view.rules.opening_card.mask
+        # The first play of a first deal holds the opening card.
+        self.first_required = opening if first is not None and first[1].mask & opening else 0
+        self.first_seat = first[0] if first is not None else view.turn
+
+    def mismatches(self, hands: list[int], limit: int = 99) -> int:
+        """How many past opponent moves the heuristic would not have made in the world
+        ``hands`` (hands now), counting up to ``limit``."""
+        if not self.steps:
+            return 0
+        initial = [hands[s] | self.played_by[s] for s in range(self.n)]
+        sim = Sim.at_start(self.rules, initial, [h.bit_count() for h in initial], self.first_seat)
+        sim.required = self.first_required
+        me = self.seat
+        missed = 0
+        for seat, mask, key in self.steps:
+            if sim.turn != seat:
+                break  # (after a player went out with play_out: not replayed)
+            if seat != me and heuristic_play(sim)[0] != mask:
+                missed += 1
+                if missed >= limit:
+                    break
+            if sim.push(mask, key):
+                break
+        return missed
+
+
+def resample(
+    draw: Callable[[], list[int]], model: ActionModel, rng: random.Random, draws: int
+) -> list[int]:
+    """Draw ``draws`` worlds; keep one with probability ~ ``MISMATCH_WEIGHT ** mismatches``."""
+    if draws <= 1 or not model.steps:
+        return draw()
+    worlds = []
+    scores = []
+    low = 99
+    for _ in range(draws):
+        world = draw()
+        score = model.mismatches(world, limit=low + MISMATCH_SLACK)
+        worlds.append(world)
+        scores.append(score)
+        low = min(low, score)
+    return rng.choices(worlds, [MISMATCH_WEIGHT ** (s - low) for s in scores])[0]
