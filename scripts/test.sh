@@ -18,11 +18,13 @@ echo "==> ruff"
 ruff check .
 ruff format --check .
 
+# These two read only the code; an in-memory database keeps them from touching Postgres.
 echo "==> migrations are up to date"
-DJANGO_SETTINGS_MODULE=pusoy_api.settings.test python manage.py makemigrations --check --dry-run
+DJANGO_SETTINGS_MODULE=pusoy_api.settings.test DATABASE_URL=sqlite://:memory: \
+  python manage.py makemigrations --check --dry-run
 
 echo "==> OpenAPI schema validates"
-DJANGO_SETTINGS_MODULE=pusoy_api.settings.test \
+DJANGO_SETTINGS_MODULE=pusoy_api.settings.test DATABASE_URL=sqlite://:memory: \
   python manage.py spectacular --validate --fail-on-warn --file "$VENV/openapi.yaml"
 
 echo "==> deploy checks under production settings"
