@@ -10,7 +10,7 @@ from games.models import Deal, Move
 from tests.api.concurrency_helpers import fire
 from tests.api.helpers import client_for, create_game, rig_deal, start_human_game, state_of
 
-pytestmark = [pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 THREADS = 20
 

@@ -63,6 +63,7 @@ def test_bad_keys_are_refused():
     assert response.json()["error"]["code"] == "invalid_input"
 
 
+@pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_twenty_simultaneous_retries_apply_once_and_answer_alike():
     game_id, clients = start_human_game(4)

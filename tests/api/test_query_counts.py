@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from tests.api.helpers import start_human_game, state_of, whose_turn
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 
 
 def _queries(request) -> tuple[int, object]:

@@ -14,7 +14,11 @@ from games import services
 from games.models import Deal, Game, Move
 from tests.api.helpers import client_for, create_game, state_of
 
-pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.celery_worker,
+    pytest.mark.django_db(transaction=True),
+]
 
 
 def wait_for_my_turn(client, game_id, timeout=60.0, on_stall=None):
