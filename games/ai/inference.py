@@ -22,7 +22,7 @@ from games.engine.tables import tables_for
 
 MISMATCH_WEIGHT = 0.05
 # Replays stop counting this many mismatches above the best draw so far.
-MISMATCH_SLACK = 4
+MISMATCH_SLACK = 2
 
 
 class ActionModel:

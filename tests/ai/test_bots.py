@@ -63,6 +63,10 @@ def test_budget_defaults() -> None:
     assert Budget() == Budget(seconds=1.0, iterations=None)
     with pytest.raises(AttributeError):
         Budget().seconds = 2.0  # type: ignore[misc]
+    with pytest.raises(ValueError, match="seconds"):
+        Budget(seconds=0)
+    with pytest.raises(ValueError, match="iterations"):
+        Budget(iterations=0)
 
 
 def test_expert_respects_time_budget() -> None:
