@@ -21,6 +21,7 @@ from games import selectors, services
 from games.engine import DealState, verify_record
 from games.models import AiLevel, Deal, Game, GameStatus, Move
 from players.throttles import WriteRateThrottle
+from pusoy_api.errors import ApiError
 from pusoy_api.openapi import error_responses
 
 # --- Output shapes -----------------------------------------------------------------
@@ -331,8 +332,6 @@ class MovesApi(APIView):
         data.is_valid(raise_exception=True)
         key = request.headers.get("Idempotency-Key")
         if key is not None and not 1 <= len(key) <= 255:
-            from pusoy_api.errors import ApiError
-
             raise ApiError("invalid_input", "Idempotency-Key must be 1 to 255 characters.")
 
         def render(game: Game, deal: Deal, move: Move, state: DealState) -> dict[str, Any]:

@@ -11,6 +11,7 @@ import datetime as dt
 import hashlib
 import json
 import logging
+import random
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from django.db import connection, transaction
 from django.db.models import Exists, F, OuterRef, Prefetch
 from django.utils import timezone
 
+from games.ai import Budget, choose_move, timeout_move
 from games.chain import chain_genesis, chain_next, move_canonical_json
 from games.engine import DealState, EngineError, Play, Rules, format_cards
 from games.engine import Move as EngineMove
@@ -415,7 +417,7 @@ def _after_commit_turn(game: Game, deal: Deal) -> None:
     level = next((s.ai_level for s in game.seats.all() if s.position == deal.turn), "")
     if not level:
         return
-    from games.tasks import ai_move
+    from games.tasks import ai_move  # tasks call services: import at use, not at load
 
     game_id, number, seq = str(game.pk), deal.number, deal.seq
     transaction.on_commit(lambda: ai_move.delay(game_id, number, seq))
@@ -455,10 +457,6 @@ def ai_turn_play(*, game_id: str | uuid.UUID, deal_number: int, expected_seq: in
     """Compute and apply an AI seat's move. The (slow) search runs outside any
     transaction on a snapshot; the move is then applied with `expected_seq`, so a
     duplicated, retried or late task applies nothing. Returns whether it applied."""
-    import random
-
-    from games.ai import Budget, choose_move
-
     deal = _open_turn(game_id, deal_number, expected_seq)
     if deal is None:
         return False
@@ -476,8 +474,6 @@ def timeout_turn_play(*, game_id: str | uuid.UUID, deal_number: int, expected_se
     """Play for a human whose move deadline has passed: pass when following, the lowest
     legal play when leading. Marked `timeout` in the history. Exactly once per turn:
     applied with `expected_seq`, so a second sweep finds the deal moved on."""
-    from games.ai import timeout_move
-
     deal = _open_turn(game_id, deal_number, expected_seq)
     if deal is None or deal.game.turn_timeout is None:
         return False
