@@ -115,6 +115,10 @@ def _state_schema() -> Any:
                     "trick_leader": serializers.IntegerField(),
                     "passed": serializers.ListField(child=serializers.IntegerField()),
                     "required_card": serializers.CharField(allow_null=True),
+                    "face_up_card": serializers.DictField(
+                        allow_null=True,
+                        help_text="3 players: the 52nd card, dealt face up: {card, seat}.",
+                    ),
                     "finished_order": serializers.ListField(child=serializers.IntegerField()),
                     "is_over": serializers.BooleanField(),
                     "result": serializers.DictField(allow_null=True),

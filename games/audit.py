@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from games.chain import chain_genesis, chain_next, move_canonical_json
 from games.engine import DealState, EngineError, Rules
 from games.engine import Move as EngineMove
-from games.engine.shuffle import commitment, deal_from_seed
+from games.engine.shuffle import commitment, deal_from_seed, face_up_card
 from games.models import Deal, Game, Move
 
 
@@ -30,6 +30,8 @@ def deal_audit(game: Game, deal: Deal) -> DealAudit:
     if not hmac.compare_digest(commitment(seed), deal.commitment):
         audit.problems.append("commitment is not the SHA-256 of the seed")
     hands, set_aside = deal_from_seed(seed, rules, game.num_seats)
+    if str(face_up_card(seed, rules, game.num_seats) or "") != deal.face_up_card:
+        audit.problems.append("the face-up card is not the seed's 52nd card")
     if [[str(c) for c in h] for h in hands] != deal.hands or [str(c) for c in set_aside] != list(
         deal.set_aside
     ):

@@ -116,6 +116,12 @@ class Deal(models.Model):
     commitment = models.CharField(max_length=64, help_text="SHA-256 of the seed, hex. Public.")
     hands = models.JSONField(help_text="Hands as dealt, seat order. Secret until the end.")
     set_aside = models.JSONField(default=list)
+    face_up_card = models.CharField(
+        max_length=2,
+        blank=True,
+        default="",
+        help_text="3 players, to-opening-holder: the 52nd card, dealt face up (public).",
+    )
     # None on the first deal: the holder of the opening card leads and must include it.
     leader = models.PositiveSmallIntegerField(null=True, blank=True)
     seq = models.PositiveIntegerField(default=0, help_text="seq of the last move applied")

@@ -134,6 +134,7 @@ def game_state_for_player(
         "trick_leader": view.trick_leader,
         "passed": sorted(view.passed),
         "required_card": None if view.required_card is None else str(view.required_card),
+        "face_up_card": _face_up(deal),
         "finished_order": list(view.finished_order),
         "is_over": deal.is_finished,
         "result": None
@@ -143,6 +144,14 @@ def game_state_for_player(
         "legal_moves": [_move_body(m) for m in legal],
     }
     return body
+
+
+def _face_up(deal: Deal) -> dict[str, Any] | None:
+    """The 52nd card of a 3-player deal was dealt face up: its card and holder are public."""
+    if not deal.face_up_card:
+        return None
+    holder = next(seat for seat, hand in enumerate(deal.hands) if deal.face_up_card in hand)
+    return {"card": deal.face_up_card, "seat": holder}
 
 
 def _move_body(move: EngineMove) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from games.ai import Budget, choose_move, timeout_move
 from games.chain import chain_genesis, chain_next, move_canonical_json
 from games.engine import DealState, EngineError, Play, Rules, format_cards
 from games.engine import Move as EngineMove
-from games.engine.shuffle import commitment, new_seed
+from games.engine.shuffle import commitment, face_up_card, new_seed
 from games.errors import api_error_from_engine
 from games.models import AiLevel, Deal, Game, GameStatus, IdempotentRequest, Move, Seat
 from players.models import Player
@@ -167,6 +167,7 @@ def _deal_start(game: Game, *, leader: int | None) -> Deal:
     rules = Rules.from_dict(game.rules)
     seed = new_seed()
     state = DealState.from_seed(rules, seed, game.num_seats, leader=leader)
+    face_up = face_up_card(seed, rules, game.num_seats)
     game.current_deal_number += 1
     now = timezone.now()
     deal_commitment = commitment(seed)
@@ -178,6 +179,7 @@ def _deal_start(game: Game, *, leader: int | None) -> Deal:
         chain_head=chain_genesis(deal_commitment),
         hands=[format_cards(hand) for hand in state.initial_hands],
         set_aside=format_cards(state.set_aside),
+        face_up_card=str(face_up or ""),
         leader=leader,
         turn=state.turn,
         turn_started_at=now,

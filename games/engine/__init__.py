@@ -22,7 +22,13 @@ from games.engine.errors import (
 from games.engine.moves import Move, Play
 from games.engine.record import Record, Verification, record_from_state, verify_record
 from games.engine.rules import OPTION_NAMES, PRESETS, Rules
-from games.engine.shuffle import commitment, deal_from_seed, new_seed, shuffle_deck
+from games.engine.shuffle import (
+    commitment,
+    deal_from_seed,
+    face_up_card,
+    new_seed,
+    shuffle_deck,
+)
 from games.engine.state import DealResult, DealState, PlayerView
 
 __all__ = [
@@ -45,6 +51,7 @@ __all__ = [
     "Verification",
     "commitment",
     "deal_from_seed",
+    "face_up_card",
     "format_cards",
     "new_seed",
     "parse_cards",

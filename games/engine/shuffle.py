@@ -83,6 +83,14 @@ def deal_from_seed(
     return deal_deck(deck, rules, num_players)
 
 
+def face_up_card(seed: bytes, rules: Rules, num_players: int) -> Card | None:
+    """The 52nd card of a 3-player deal under ``leftover: to-opening-holder``: it is dealt
+    face up, so every player may know it and who holds it. None in every other deal."""
+    if num_players == 3 and rules.leftover == "to-opening-holder":
+        return shuffle_deck(seed)[51]
+    return None
+
+
 def deal_deck(
     deck: list[Card], rules: Rules, num_players: int
 ) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]:

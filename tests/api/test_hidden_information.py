@@ -14,8 +14,8 @@ from tests.api.helpers import client_for, play_one, start_human_game, state_of, 
 pytestmark = pytest.mark.django_db
 
 CARD = re.compile(r"^[2-9TJQKA][CSHD]$")
-# Keys whose values name cards by rule, not by who holds them.
-PUBLIC_BY_RULE = {"required_card", "rules", "opening_card"}
+# Keys whose values name cards by rule (or dealt face up), not hidden in a hand.
+PUBLIC_BY_RULE = {"required_card", "rules", "opening_card", "face_up_card"}
 
 
 def cards_in(body: Any, key: str | None = None) -> set[str]:
@@ -106,3 +106,26 @@ def test_an_error_names_only_the_cards_the_player_sent():
     assert named <= {"3C", *someone_elses}
     # Which of the sent cards someone else holds is not revealed beyond "not yours".
     assert response.json()["error"]["code"] == "cards_not_in_hand"
+
+
+def test_the_face_up_52nd_card_of_a_three_player_deal_is_shown_to_everyone():
+    game_id, clients = start_human_game(3)
+    deal = Deal.objects.get(game_id=game_id)
+    shown = [state_of(client, game_id)["deal"]["face_up_card"] for client in clients]
+    assert (
+        shown[0]
+        == shown[1]
+        == shown[2]
+        == {
+            "card": deal.face_up_card,
+            "seat": next(s for s, hand in enumerate(deal.hands) if deal.face_up_card in hand),
+        }
+    )
+    holder = shown[0]["seat"]
+    assert shown[0]["card"] in state_of(clients[holder], game_id)["deal"]["hand"]
+    assert state_of(clients[0], game_id)["deal"]["card_counts"][holder] == 18
+
+
+def test_four_player_deals_have_no_face_up_card():
+    game_id, clients = start_human_game(4)
+    assert state_of(clients[0], game_id)["deal"]["face_up_card"] is None
