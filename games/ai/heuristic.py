@@ -46,9 +46,15 @@ def heuristic_play(sim: Sim) -> Play:
     hand = sim.hands[me]
     counts = sim.counts
     active = sim.active
-    opponents = [s for s in range(sim.n) if s != me and active >> s & 1]
-    min_opp = min(counts[s] for s in opponents)
-    max_opp = max(counts[s] for s in opponents)
+    min_opp = 99
+    max_opp = 0
+    for s in range(sim.n):  # (a loop: this is the rollouts' inner step)
+        if s != me and active >> s & 1:
+            c = counts[s]
+            if c < min_opp:
+                min_opp = c
+            if c > max_opp:
+                max_opp = c
     unseen = FULL_DECK_MASK & ~hand & ~sim.played
     current = plan(t, hand)
 

@@ -48,41 +48,68 @@ class ActionModel:
         # The first play of a first deal holds the opening card.
         self.first_required = opening if first is not None and first[1].mask & opening else 0
         self.first_seat = first[0] if first is not None else view.turn
-
-    def mismatches(self, hands: list[int], limit: int = 99) -> int:
-        """How many past opponent moves the heuristic would not have made in the world
-        ``hands`` (hands now), counting up to ``limit``."""
+        # The public history is the same in every world, and the heuristic reads only the
+        # mover's hand and public facts: so the situation before each opponent move is
+        # replayed once here, and a world is scored by asking the heuristic at each of
+        # them with that opponent's hand then (its hand now plus what it played since).
+        # Most recent first: ``mismatches(..., recent=k)`` reads the last k only.
+        self.points: list[tuple[int, int, Sim, int]] = []  # (seat, mask, sim before, later)
         if not self.steps:
-            return 0
-        initial = [hands[s] | self.played_by[s] for s in range(self.n)]
-        sim = Sim.at_start(self.rules, initial, [h.bit_count() for h in initial], self.first_seat)
+            return
+        initial = [played_by[s] for s in range(n)]
+        counts = [0] * n
+        for s in range(n):
+            counts[s] = view.card_counts[s] + played_by[s].bit_count()
+        sim = Sim.at_start(view.rules, initial, counts, self.first_seat)
         sim.required = self.first_required
-        me = self.seat
-        missed = 0
-        for seat, mask, key in self.steps:
+        points = []
+        for index, (seat, mask, key) in enumerate(self.steps):
             if sim.turn != seat:
                 break  # (after a player went out with play_out: not replayed)
-            if seat != me and heuristic_play(sim)[0] != mask:
+            if seat != self.seat:
+                points.append((index, seat, mask, sim.copy()))
+            if sim.push(mask, key):
+                break
+        later = [0] * n  # the cards each seat played from a point on
+        j = len(self.steps) - 1
+        for index, seat, mask, snapshot in reversed(points):
+            while j >= index:
+                later[self.steps[j][0]] |= self.steps[j][1]
+                j -= 1
+            self.points.append((seat, mask, snapshot, later[seat]))
+
+    def mismatches(self, hands: list[int], limit: int = 99, recent: int | None = None) -> int:
+        """How many past opponent moves (the ``recent`` latest ones when given) the
+        heuristic would not have made in the world ``hands`` (hands now), counting up
+        to ``limit``."""
+        missed = 0
+        points = self.points if recent is None else self.points[:recent]
+        for seat, mask, snapshot, later in points:
+            snapshot.hands[seat] = hands[seat] | later
+            if heuristic_play(snapshot)[0] != mask:
                 missed += 1
                 if missed >= limit:
                     break
-            if sim.push(mask, key):
-                break
         return missed
 
 
 def resample(
-    draw: Callable[[], list[int]], model: ActionModel, rng: random.Random, draws: int
+    draw: Callable[[], list[int]],
+    model: ActionModel,
+    rng: random.Random,
+    draws: int,
+    recent: int | None = None,
 ) -> list[int]:
-    """Draw ``draws`` worlds; keep one with probability ~ ``MISMATCH_WEIGHT ** mismatches``."""
-    if draws <= 1 or not model.steps:
+    """Draw ``draws`` worlds; keep one with probability ~ ``MISMATCH_WEIGHT ** mismatches``
+    (mismatches among the ``recent`` latest opponent moves when given)."""
+    if draws <= 1 or not model.points:
         return draw()
     worlds = []
     scores = []
     low = 99
     for _ in range(draws):
         world = draw()
-        score = model.mismatches(world, limit=low + MISMATCH_SLACK)
+        score = model.mismatches(world, limit=low + MISMATCH_SLACK, recent=recent)
         worlds.append(world)
         scores.append(score)
         low = min(low, score)
