@@ -54,6 +54,7 @@ class ActionModel:
         # them with that opponent's hand then (its hand now plus what it played since).
         # Most recent first: ``mismatches(..., recent=k)`` reads the last k only.
         self.points: list[tuple[int, int, Sim, int]] = []  # (seat, mask, sim before, later)
+        self.by_seat: dict[int, list[tuple[int, int, Sim, int]]] = {}
         if not self.steps:
             return
         initial = [played_by[s] for s in range(n)]
@@ -77,6 +78,20 @@ class ActionModel:
                 later[self.steps[j][0]] |= self.steps[j][1]
                 j -= 1
             self.points.append((seat, mask, snapshot, later[seat]))
+        for point in self.points:
+            self.by_seat.setdefault(point[0], []).append(point)
+
+    def seat_mismatches(self, seat: int, hand: int, recent: int | None = None) -> int:
+        """The moves among the ``recent`` latest of ``seat`` (all when None) that the
+        heuristic would not have made holding ``hand`` now: a world's mismatches are the
+        sum of its opponents' (the heuristic reads only the mover's hand)."""
+        points = self.by_seat.get(seat, ())
+        missed = 0
+        for _seat, mask, snapshot, later in points if recent is None else points[:recent]:
+            snapshot.hands[seat] = hand | later
+            if heuristic_play(snapshot)[0] != mask:
+                missed += 1
+        return missed
 
     def mismatches(self, hands: list[int], limit: int = 99, recent: int | None = None) -> int:
         """How many past opponent moves (the ``recent`` latest ones when given) the

@@ -14,6 +14,7 @@ an ace that beat it (``PASS_WEIGHT``), by giving those cards to it last when dea
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from games.ai.sim import Sim
 from games.engine.cards import FULL_DECK_MASK
@@ -26,6 +27,8 @@ PASS_WEIGHT = 0.6
 # The same for a card below the lowest card of a trick the player led (players lead
 # their lowest cards, so such a card was probably not in its hand then, nor now).
 LEAD_WEIGHT = 0.85
+# ``sample_by_seat``: a hand's weight per move it does not explain.
+MISMATCH_WEIGHT = 0.05
 
 
 def _indices(mask: int) -> list[int]:
@@ -104,26 +107,64 @@ class WorldSampler:
         order = self.opponents[:]
         rng.shuffle(order)
         for seat in order:
-            k = need[seat]
-            avoid = self.avoid.get(seat, 0)
-            strong = self.avoid_strong.get(seat, 0)
-            taken = 0
-            skipped: list[int] = []
-            for pos, index in enumerate(remaining):
-                if taken == k:
-                    skipped.extend(remaining[pos:])
-                    break
-                spare = len(remaining) - pos - 1 - (k - taken)
-                if spare >= 0 and (
-                    (strong >> index & 1 and rng.random() < LEAD_WEIGHT)
-                    or (avoid >> index & 1 and rng.random() < PASS_WEIGHT)
-                ):
-                    skipped.append(index)
-                    continue
-                hands[seat] |= 1 << index
-                taken += 1
-            remaining = skipped
+            hand, remaining = self.deal_seat(seat, need[seat], remaining, rng)
+            hands[seat] |= hand
         return remaining
+
+    def deal_seat(
+        self, seat: int, k: int, remaining: list[int], rng: random.Random
+    ) -> tuple[int, list[int]]:
+        """``k`` cards for ``seat`` from the shuffled ``remaining`` (the hints applied):
+        the hand's mask and the cards left, in order."""
+        avoid = self.avoid.get(seat, 0)
+        strong = self.avoid_strong.get(seat, 0)
+        hand = 0
+        taken = 0
+        skipped: list[int] = []
+        for pos, index in enumerate(remaining):
+            if taken == k:
+                skipped.extend(remaining[pos:])
+                break
+            spare = len(remaining) - pos - 1 - (k - taken)
+            if spare >= 0 and (
+                (strong >> index & 1 and rng.random() < LEAD_WEIGHT)
+                or (avoid >> index & 1 and rng.random() < PASS_WEIGHT)
+            ):
+                skipped.append(index)
+                continue
+            hand |= 1 << index
+            taken += 1
+        return hand, skipped
+
+    def sample_by_seat(
+        self, rng: random.Random, score: Callable[[int, int], int], draws: int
+    ) -> list[int]:
+        """A world dealt seat by seat (in random order): ``draws`` hands are drawn for
+        each seat from the cards left, and one is kept with probability proportional to
+        ``MISMATCH_WEIGHT ** score(seat, hand)``."""
+        hands = [0] * len(self.counts)
+        hands[self.seat] = self.own
+        need = {s: self.counts[s] for s in self.opponents}
+        for seat, index in self.forced.items():
+            hands[seat] |= 1 << index
+            need[seat] -= 1
+        remaining = self.pool[:]
+        order = self.opponents[:]
+        rng.shuffle(order)
+        last = order[-1]
+        for seat in order:
+            options = []
+            scores = []
+            for _ in range(1 if seat == last else draws):
+                rng.shuffle(remaining)
+                hand, rest = self.deal_seat(seat, need[seat], remaining, rng)
+                options.append((hand, rest))
+                scores.append(score(seat, hands[seat] | hand) if draws > 1 else 0)
+            low = min(scores)
+            weights = [MISMATCH_WEIGHT ** (x - low) for x in scores]
+            hand, remaining = rng.choices(options, weights)[0]
+            hands[seat] |= hand
+        return hands
 
 
 def _passed_over(view: PlayerView, t: Tables, unseen: int) -> dict[int, int]:

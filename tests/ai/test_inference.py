@@ -1,8 +1,10 @@
 """The history reading: scoring a world at the situations replayed once per move gives
-what a full replay of the deal in that world gives, and ``recent`` reads a suffix."""
+what a full replay of the deal in that world gives (and the sum of its opponents'
+scores), ``recent`` reads a suffix, and worlds dealt seat by seat respect the view."""
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -49,6 +51,8 @@ def test_scoring_at_snapshots_matches_a_full_replay(spec: object) -> None:
                     hands = sampler.sample(rng)
                     full = model.mismatches(hands)
                     assert full == replayed_mismatches(model, hands)
+                    opponents = [s for s in range(4) if s != view.seat]
+                    assert full == sum(model.seat_mismatches(s, hands[s]) for s in opponents)
                     recent = model.mismatches(hands, recent=3)
                     assert recent <= full
                     assert recent <= 3
@@ -56,3 +60,24 @@ def test_scoring_at_snapshots_matches_a_full_replay(spec: object) -> None:
             state.apply(choose_move("heuristic", view, rng))
             moves += 1
     assert checked > 20
+
+
+def test_worlds_dealt_seat_by_seat_agree_with_everything_public() -> None:
+    rng = random.Random(3)
+    for _ in range(4):
+        state = DealState.from_seed("philippine", rng.randbytes(32), 4)
+        while not state.is_over:
+            view = state.view(state.turn)
+            model = ActionModel(view)
+            sampler = WorldSampler(view)
+            hands = sampler.sample_by_seat(
+                rng, functools.partial(model.seat_mismatches, recent=3), 4
+            )
+            played = sum(card.mask for card in view.played_cards)
+            assert hands[view.seat] == view.hand_mask
+            for s in range(4):
+                assert hands[s].bit_count() == view.card_counts[s]
+                if s != view.seat:
+                    assert not hands[s] & (played | view.hand_mask)
+                    assert not any(hands[s] & hands[o] for o in range(4) if o != s)
+            state.apply(choose_move("heuristic", view, rng))
