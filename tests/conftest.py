@@ -6,9 +6,6 @@ import os
 
 import pytest
 from django.conf import settings
-from rest_framework.test import APIClient
-
-from tests.celery_worker import CeleryWorker, broker_reachable
 
 REQUIRE_SERVICES = os.environ.get("PUSOY_REQUIRE_SERVICES") == "1"
 
@@ -16,7 +13,9 @@ REQUIRE_SERVICES = os.environ.get("PUSOY_REQUIRE_SERVICES") == "1"
 def pytest_collection_modifyitems(config, items):
     """On a machine without PostgreSQL the suite runs on SQLite; what needs Postgres
     is skipped, saying so (CI sets PUSOY_REQUIRE_SERVICES=1, which forces Postgres)."""
-    if settings.USING_POSTGRES:
+    # Without the Django plugin (`-p no:django`, pure engine and AI tests) there are no
+    # settings and nothing here to skip.
+    if not settings.configured or settings.USING_POSTGRES:
         return
     skip = pytest.mark.skip(reason="needs PostgreSQL (tests are running on SQLite)")
     for item in items:
@@ -25,7 +24,9 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture
-def api_client() -> APIClient:
+def api_client():
+    from rest_framework.test import APIClient
+
     return APIClient()
 
 
@@ -33,6 +34,8 @@ def api_client() -> APIClient:
 def celery_worker_process(django_db_setup, django_db_blocker):
     """A real `celery worker` subprocess on Redis, sharing this run's test database,
     started once per test session."""
+    from tests.celery_worker import CeleryWorker, broker_reachable
+
     if not broker_reachable():
         if REQUIRE_SERVICES:
             pytest.fail("Redis broker unreachable and PUSOY_REQUIRE_SERVICES=1")
