@@ -43,9 +43,12 @@ def state_of(client: APIClient, game_id: str) -> dict[str, Any]:
     return response.json()
 
 
-def play_one(client: APIClient, game_id: str, rng: random.Random) -> dict[str, Any]:
-    """The player whose turn it is makes a random legal move, as the API lists them."""
-    state = state_of(client, game_id)
+def play_one(
+    client: APIClient, game_id: str, rng: random.Random, state: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The player whose turn it is makes a random legal move, as the API lists them
+    (from `state` when the caller has just read it)."""
+    state = state or state_of(client, game_id)
     move = rng.choice(state["deal"]["legal_moves"])
     response = client.post(
         f"/api/v1/games/{game_id}/moves",

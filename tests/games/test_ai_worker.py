@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games import services
 from games.models import Deal, Game, Move
-from tests.api.helpers import client_for, create_game, state_of
+from tests.api.helpers import client_for, create_game, play_one, state_of
 
 pytestmark = [
     pytest.mark.postgres,
@@ -39,16 +39,6 @@ def wait_for_my_turn(client, game_id, timeout=60.0, on_stall=None):
     raise AssertionError(f"AI did not move within {timeout}s")
 
 
-def human_move(client, game_id, state, rng):
-    move = rng.choice(state["deal"]["legal_moves"])
-    response = client.post(
-        f"/api/v1/games/{game_id}/moves",
-        {**move, "expected_seq": state["deal"]["seq"]},
-        format="json",
-    )
-    assert response.status_code == 201, response.json()
-
-
 def assert_sequences_whole(game_id):
     for deal in Deal.objects.filter(game_id=game_id):
         seqs = list(Move.objects.filter(deal=deal).order_by("seq").values_list("seq", flat=True))
@@ -63,7 +53,7 @@ def test_one_human_three_ai_play_a_match_through_a_real_worker(celery_worker):
     game = create_game(ana, seats, target_deals=2)
     rng = random.Random(5)
     while (state := wait_for_my_turn(ana, game["id"]))["status"] == "active":
-        human_move(ana, game["id"], state, rng)
+        play_one(ana, game["id"], rng, state)
     assert Game.objects.get(pk=game["id"]).status == "finished"
     actors = set(Move.objects.filter(deal__game_id=game["id"]).values_list("actor", flat=True))
     assert {"ai:heuristic", "ai:greedy"} <= actors
@@ -88,7 +78,7 @@ def test_a_worker_killed_mid_ai_turn_loses_nothing_and_doubles_nothing(celery_wo
     while (state := wait_for_my_turn(ana, game["id"], on_stall=requeue_lost_turns))[
         "status"
     ] == "active":
-        human_move(ana, game["id"], state, rng)
+        play_one(ana, game["id"], rng, state)
         if kills == 0:
             attempts += 1
             current = Deal.objects.filter(game_id=game["id"]).order_by("-number").first()
