@@ -79,7 +79,11 @@ class CeleryWorker:
             cwd=ROOT, env=self.env(), stdout=log, stderr=subprocess.STDOUT,
             start_new_session=True,
         )  # fmt: skip
-        self.wait_ready()
+        try:
+            self.wait_ready()
+        except BaseException:
+            self.stop()  # never leave a half-started worker behind
+            raise
 
     def wait_ready(self, timeout: float = 30.0) -> None:
         deadline = time.monotonic() + timeout
