@@ -187,10 +187,7 @@ def latest_seq(*, game_id: uuid.UUID) -> tuple[int, int]:
 def deal_record(*, game: Game, number: int) -> dict[str, Any]:
     """The `pusoy-dos-record/1` record of a finished deal, seed revealed."""
     deal = deal_finished_get(game=game, number=number)
-    names = [
-        s.player.username if s.player else f"AI ({s.ai_level})"
-        for s in game.seats.all().select_related("player")
-    ]
+    names = [s.player.username if s.player else f"AI ({s.ai_level})" for s in game.seats.all()]
     return record_from_state(
         _deal_state(deal), players=names, seed=bytes.fromhex(deal.seed), include_result=True
     ).to_dict()

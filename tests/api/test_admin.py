@@ -5,16 +5,9 @@ from __future__ import annotations
 import pytest
 
 from games.models import Move
-from tests.api.helpers import rig_deal, start_human_game
+from tests.api.helpers import RIGGED, rig_deal, start_human_game
 
 pytestmark = pytest.mark.django_db
-
-RIGGED = [
-    "3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC 2C",
-    "3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS 2S",
-    "3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH 2H",
-    "3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD 2D",
-]
 
 
 def test_admin_pages_and_read_only_moves(admin_client):

@@ -8,18 +8,11 @@ import pytest
 
 from games.models import Deal, Move
 from tests.api.concurrency_helpers import fire
-from tests.api.helpers import client_for, create_game, rig_deal, start_human_game, state_of
+from tests.api.helpers import RIGGED, client_for, create_game, rig_deal, start_human_game, state_of
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 THREADS = 20
-
-RIGGED = [
-    "3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC 2C",
-    "3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS 2S",
-    "3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH 2H",
-    "3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD 2D",
-]
 
 
 def assert_no_gaps(game_id):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.models import Deal, Game, Move
-from tests.api.helpers import client_for, create_game, rig_deal, start_human_game, state_of
+from tests.api.helpers import RIGGED, client_for, create_game, rig_deal, start_human_game, state_of
 
 pytestmark = pytest.mark.django_db
 
@@ -93,23 +93,12 @@ def test_not_a_combination_and_must_include_opening_card(game):
     hand = state_of(clients[turn], game_id)["deal"]["hand"]
     assert "3C" in hand
     before = snapshot(game_id)
-    ranks = {}
-    for card in hand:
-        ranks.setdefault(card[0], []).append(card)
     mismatched = [hand[0], next(c for c in hand if c[0] != hand[0][0])]
     response = post_move(clients[turn], game_id, {"action": "play", "cards": mismatched})
     assert_refused(response, 422, "not_a_combination", game_id, before)
     other = next(c for c in hand if c != "3C")
     response = post_move(clients[turn], game_id, {"action": "play", "cards": [other]})
     assert_refused(response, 422, "must_include_opening_card", game_id, before)
-
-
-RIGGED = [
-    "3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC 2C",
-    "3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS 2S",
-    "3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH 2H",
-    "3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD 2D",
-]
 
 
 def test_wrong_size_and_does_not_beat(game):
