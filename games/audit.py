@@ -7,7 +7,7 @@ import hmac
 from dataclasses import dataclass, field
 
 from games.chain import chain_genesis, chain_next, move_canonical_json
-from games.engine import DealState, EngineError, Rules
+from games.engine import DealState, EngineError, Rules, record_from_state, verify_record
 from games.engine import Move as EngineMove
 from games.engine.shuffle import commitment, deal_from_seed, face_up_card
 from games.models import Deal, Game, Move
@@ -23,8 +23,14 @@ class DealAudit:
         return not self.problems
 
 
-def deal_audit(game: Game, deal: Deal) -> DealAudit:
+def deal_audit(game: Game, deal: Deal, *, previous: Deal | None) -> DealAudit:
+    """`previous` is the deal before this one in the match (None for the first)."""
     audit = DealAudit(deal.number)
+    # The first deal is led by the opening card's holder (no leader stored); every later
+    # deal by the previous deal's winner.
+    expected_leader = None if previous is None else previous.winner
+    if deal.leader != expected_leader:
+        audit.problems.append(f"led by seat {deal.leader}, not {expected_leader}")
     rules = Rules.from_dict(game.rules)
     seed = bytes.fromhex(deal.seed)
     if not hmac.compare_digest(commitment(seed), deal.commitment):
@@ -74,14 +80,33 @@ def deal_audit(game: Game, deal: Deal) -> DealAudit:
             audit.problems.append("finished flag disagrees with the replay")
         if result is not None and (deal.winner, deal.points) != (result.winner, result.points):
             audit.problems.append("stored winner/points differ from the replay")
+        if state.is_over:
+            audit.problems.extend(_record_problems(state, seed))
     return audit
 
 
+def _record_problems(state: DealState, seed: bytes) -> list[str]:
+    """The record this deal is published as must verify on its own, and a deal opened by
+    the opening card's holder must say so (an `opening_card`, no free-lead `leader`)."""
+    record = record_from_state(state, seed=seed).to_dict()
+    problems = []
+    if state.opening_card is not None and "leader" in record:
+        problems.append("the record names a free leader for a deal led by the opening card")
+    verdict = verify_record(record)
+    if not verdict.valid:
+        problems.append(f"the published record does not verify: {verdict.code}")
+    return problems
+
+
 def game_audit(game: Game) -> list[DealAudit]:
-    audits = [deal_audit(game, deal) for deal in game.deals.order_by("number")]
+    deals = list(game.deals.order_by("number"))
+    audits = [
+        deal_audit(game, deal, previous=previous)
+        for previous, deal in zip([None, *deals], deals, strict=False)
+    ]
     scores = [0] * game.num_seats
-    for deal in game.deals.exclude(points=None):
-        for seat, points in enumerate(deal.points):
+    for deal in deals:
+        for seat, points in enumerate(deal.points or []):
             scores[seat] += points
     stored = list(game.seats.order_by("position").values_list("score", flat=True))
     if stored != scores and audits:

@@ -252,7 +252,9 @@ def record_from_state(
             for seat, move in state.history
         ),
         players=None if players is None else tuple(players),
-        leader=state.first_leader,
+        # A deal opened by the holder of the opening card names that card, not a leader:
+        # in a record, `leader` means a free lead, which would not prove the card was played.
+        leader=state.first_leader if state.opening_card is None else None,
         opening_card=state.opening_card,
         result=result,
         seed=seed,

@@ -126,3 +126,25 @@ def test_verify_game_catches_a_swapped_seed(finished):
     with pytest.raises(CommandError):
         call_command("verify_game", game_id, stdout=out)
     assert "commitment" in out.getvalue()
+
+
+def test_records_of_a_match_name_a_leader_only_for_later_deals(finished):
+    game_id, clients = finished
+    first = clients[0].get(f"/api/v1/games/{game_id}/deals/1/record").json()
+    second = clients[0].get(f"/api/v1/games/{game_id}/deals/2/record").json()
+    assert "leader" not in first
+    assert "3C" in first["moves"][0]["play"]
+    assert second["leader"] == Deal.objects.get(game_id=game_id, number=1).winner
+    assert "opening_card" not in second
+    assert verify(clients[0], second)["valid"] is True
+
+
+def test_verify_game_catches_a_deal_led_by_the_wrong_seat(finished):
+    game_id, _clients = finished
+    first = Deal.objects.get(game_id=game_id, number=1)
+    first.leader = first.winner  # the first deal must be opened by the card's holder
+    first.save()
+    out = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("verify_game", game_id, stdout=out)
+    assert f"deal 1: led by seat {first.winner}, not None" in out.getvalue()

@@ -42,14 +42,32 @@ def test_written_record_has_the_contract_shape() -> None:
     assert data["players"] == ["Ana", "Ben", "Cia", "Dee"]
     assert [len(h) for h in data["hands"]] == [13] * 4
     assert data["opening_card"] == "3C"
-    assert "3C" in data["hands"][data["leader"]]
-    assert data["moves"][0]["seat"] == data["leader"]
+    # A first deal is led by the opening card's holder: the record names the card and no
+    # `leader` (which would mean a free lead and prove nothing about the card).
+    assert "leader" not in data
+    assert "3C" in data["hands"][data["moves"][0]["seat"]]
+    assert "3C" in data["moves"][0]["play"]
     assert all(set(m) in ({"seat", "play"}, {"seat", "pass"}) for m in data["moves"])
     assert data["result"]["winner"] == state.result.winner  # type: ignore[union-attr]
     assert data["seed"] == SEED.hex()
     assert data["commitment"] == commitment(SEED)
     json.dumps(data)
     assert Record.from_dict(data).to_dict() == data
+
+
+def test_a_first_deal_record_cannot_drop_the_opening_card() -> None:
+    state = DealState.from_seed("philippine", SEED, 4)
+    data = record_dict(state)
+    holder = state.turn
+    hand = data["hands"][holder]
+    other = next(c for c in hand if c != "3C")
+    data["moves"] = [{"seat": holder, "play": [other]}]
+    verdict = verify_record(data)
+    assert (verdict.valid, verdict.code, verdict.move_index) == (
+        False,
+        "must_include_opening_card",
+        0,
+    )
 
 
 @pytest.mark.parametrize("spec", ["philippine", "philippine-online", "hong-kong"])
