@@ -119,7 +119,7 @@ def main() -> None:
     env_db = f"postgres://{PG['user']}@{PG['host']}:{PG['port']}/{DB}"
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "-v0"],
-        cwd=ROOT, env={**os.environ, "DATABASE_URL": env_db}, check=True,
+        cwd=ROOT, env={**os.environ, "DATABASE_URL": env_db, "DEV_MODE": "1"}, check=True,
     )  # fmt: skip
     broker = {"CELERY_BROKER_URL": BROKER, "CELERY_TASK_DEFAULT_QUEUE": QUEUE}
     try:

@@ -17,6 +17,13 @@ if [ ! -x "$VENV/bin/gunicorn" ] || [ pyproject.toml -nt "$VENV/.installed" ]; t
 fi
 export PATH="$PWD/$VENV/bin:$PATH"
 
+if [ -z "${SECRET_KEY:-}" ]; then
+  # No deployment key: this is a local first run, so choose development mode explicitly
+  # (a built-in insecure key, DEBUG on). Settings refuse to start without one or the other.
+  echo "==> no SECRET_KEY: development mode (DEV_MODE=1)"
+  export DEV_MODE=1
+fi
+
 python manage.py migrate --noinput
 
 pids=()

@@ -63,6 +63,7 @@ class CeleryWorker:
             CELERY_VISIBILITY_TIMEOUT="5",
         )
         env.pop("SECRET_KEY", None)
+        env["DEV_MODE"] = "1"
         return env
 
     def start(self) -> None:

@@ -12,6 +12,7 @@ import logging
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -24,10 +25,16 @@ logger = logging.getLogger("pusoy_api.settings")
 
 # --- Core -------------------------------------------------------------------------
 
+# Development mode is chosen, never fallen into: a deployment that forgets SECRET_KEY
+# must not come up with DEBUG on and a key everybody can read in this file.
+DEV_MODE = env.bool("DEV_MODE", default=False)
 _secret_key = env.str("SECRET_KEY", default="")
-# Without a SECRET_KEY this is a developer's first run: debug on, a fixed insecure key.
-# Setting a SECRET_KEY is what a deployment does, so DEBUG then defaults to off.
-DEV_MODE = not _secret_key
+if not _secret_key and not DEV_MODE:
+    raise ImproperlyConfigured(
+        "SECRET_KEY is not set. A deployment sets SECRET_KEY (a long random string); a "
+        "local development run sets DEV_MODE=1 instead (a built-in insecure key, DEBUG on; "
+        "scripts/serve.sh does this when SECRET_KEY is unset)."
+    )
 SECRET_KEY = _secret_key or "django-insecure-dev-only-key-do-not-use-in-production-0123456789"
 DEBUG = env.bool("DEBUG", default=DEV_MODE)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])

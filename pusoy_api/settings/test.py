@@ -25,6 +25,9 @@ if "DATABASE_URL" not in os.environ:
         warnings.warn("PostgreSQL not reachable: tests use SQLite", stacklevel=1)
         os.environ["DATABASE_URL"] = "sqlite://:memory:"
 
+# Tests run with the development key unless a test sets its own environment.
+os.environ.setdefault("DEV_MODE", "1")
+
 from .base import *  # noqa: E402, F403
 from .base import REST_FRAMEWORK  # noqa: E402
 

@@ -25,18 +25,30 @@ print(json.dumps({
 """
 
 
-def _settings_under(env: dict[str, str]) -> dict:
+def _probe(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     base = {k: v for k, v in os.environ.items() if k in {"PATH", "HOME", "LANG", "TMPDIR"}}
     base["DJANGO_SETTINGS_MODULE"] = "pusoy_api.settings.base"
-    out = subprocess.run(
-        [sys.executable, "-c", PROBE],
-        cwd=ROOT, env={**base, **env}, capture_output=True, text=True, check=True,
-    )  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-c", PROBE], cwd=ROOT, env={**base, **env}, capture_output=True, text=True
+    )
+
+
+def _settings_under(env: dict[str, str]) -> dict:
+    out = _probe(env)
+    assert out.returncode == 0, out.stderr
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def test_empty_environment_falls_back_to_sqlite_and_in_process_ai():
-    found = _settings_under({})
+def test_without_secret_key_or_dev_mode_start_up_fails_saying_why():
+    out = _probe({"DATABASE_URL": "postgres://u:p@db:5432/pusoy"})
+    assert out.returncode != 0
+    error = out.stderr
+    assert "ImproperlyConfigured: SECRET_KEY is not set" in error
+    assert "DEV_MODE=1" in error
+
+
+def test_dev_mode_alone_falls_back_to_sqlite_and_in_process_ai():
+    found = _settings_under({"DEV_MODE": "1"})
     assert found["engine"] == "django.db.backends.sqlite3"
     assert found["name"].endswith("db.sqlite3")
     assert found["eager"] is True
