@@ -9,11 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+
+from pusoy_api.parsers import PayloadTooLarge
 
 
 class ApiError(exceptions.APIException):
@@ -40,6 +44,7 @@ class ApiError(exceptions.APIException):
 # DRF exception class -> stable code. Order matters: subclasses first.
 _DRF_CODES: list[tuple[type[exceptions.APIException], str]] = [
     (exceptions.ParseError, "malformed_request"),
+    (PayloadTooLarge, "payload_too_large"),
     (exceptions.AuthenticationFailed, "authentication_failed"),
     (exceptions.NotAuthenticated, "not_authenticated"),
     (exceptions.PermissionDenied, "permission_denied"),
@@ -77,6 +82,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     """DRF's EXCEPTION_HANDLER: the same envelope for every refusal."""
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
+    elif isinstance(exc, RequestDataTooBig):
+        exc = PayloadTooLarge(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
     response = drf_exception_handler(exc, context)
@@ -88,6 +95,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         body = envelope("invalid_input", _message(exc.detail), {"fields": exc.detail})
     elif isinstance(exc, exceptions.Throttled):
         body = envelope("throttled", _message(exc.detail), {"retry_after": exc.wait})
+    elif isinstance(exc, PayloadTooLarge):
+        body = envelope("payload_too_large", _message(exc.detail), {"limit": exc.limit})
     else:
         body = envelope(_drf_code(exc), _message(exc.detail))
     response.data = body

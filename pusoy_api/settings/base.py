@@ -58,6 +58,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "pusoy_api.middleware.api_errors_as_json",
     "pusoy_api.static.AsyncWhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -107,6 +108,9 @@ else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# The largest request body taken (API bodies are a few KB; a deal's record ~10 KB).
+# Larger is 413 `payload_too_large`, before any view sees it.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("MAX_REQUEST_BODY_BYTES", default=256 * 1024)
 
 AUTH_USER_MODEL = "players.Player"
 
@@ -158,11 +162,10 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["players.authentication.BearerTokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["pusoy_api.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "pusoy_api.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "pusoy_api.errors.exception_handler",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
-    "PAGE_SIZE": 20,
+    "DEFAULT_PAGINATION_CLASS": "pusoy_api.pagination.StrictLimitOffsetPagination",
     "DEFAULT_THROTTLE_RATES": {
         "auth": env.str("THROTTLE_AUTH", default="20/min"),
         "writes": env.str("THROTTLE_WRITES", default="240/min"),
