@@ -1,7 +1,8 @@
 """Game endpoints: lobby, seats, the player's view, moves, history, records, replays.
 
 Thin views (HackSoft style): validate input with a nested serializer, call one service
-or selector, serialize. The rules live in the engine; the transactions in services.
+or selector, render its result with an output serializer (games/serializers.py). The
+rules live in the engine; the transactions in services.
 """
 
 from __future__ import annotations
@@ -10,260 +11,221 @@ import datetime as dt
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers, status
-from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.generics import GenericAPIView
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
-from games import selectors, services
-from games.engine import DealState, verify_record
-from games.models import AiLevel, Deal, Game, GameStatus, Move
+from games import idempotency, selectors, services
+from games.engine import verify_record
+from games.models import AiLevel, GameStatus, MoveAction
+from games.serializers import (
+    GameDetailSerializer,
+    GameSerializer,
+    HistorySerializer,
+    MoveAcceptedSerializer,
+    PlayerStateSerializer,
+    RecordSerializer,
+    ReplaySerializer,
+    RulesSpecField,
+)
 from players.throttles import WriteRateThrottle
 from pusoy_api.errors import ApiError
 from pusoy_api.openapi import error_responses
+from pusoy_api.pagination import StrictLimitOffsetPagination
 
-# --- Output shapes -----------------------------------------------------------------
-
-
-class PlayerRefSerializer(serializers.Serializer):
-    id = serializers.UUIDField()
-    username = serializers.CharField()
-
-
-class SeatOutputSerializer(serializers.Serializer):
-    position = serializers.IntegerField()
-    type = serializers.SerializerMethodField()
-    player = PlayerRefSerializer(allow_null=True)
-    ai_level = serializers.CharField(allow_blank=True)
-    score = serializers.IntegerField()
-
-    def get_type(self, seat) -> str:
-        return "ai" if seat.ai_level else "human"
-
-
-class GameOutputSerializer(serializers.Serializer):
-    id = serializers.UUIDField()
-    status = serializers.ChoiceField(choices=GameStatus.choices)
-    rules = serializers.DictField(help_text="Every rule option, resolved (RULES.md).")
-    seats = SeatOutputSerializer(many=True)
-    target_deals = serializers.IntegerField(allow_null=True)
-    target_score = serializers.IntegerField(allow_null=True)
-    turn_timeout = serializers.SerializerMethodField(help_text="Seconds per move, or null.")
-    current_deal = serializers.IntegerField(source="current_deal_number")
-    version = serializers.IntegerField()
-    winner_seat = serializers.IntegerField(allow_null=True)
-    created_at = serializers.DateTimeField()
-    started_at = serializers.DateTimeField(allow_null=True)
-    finished_at = serializers.DateTimeField(allow_null=True)
-
-    def get_turn_timeout(self, game) -> float | None:
-        return game.turn_timeout.total_seconds() if game.turn_timeout else None
-
-
-class DealSummarySerializer(serializers.Serializer):
-    number = serializers.IntegerField()
-    commitment = serializers.CharField()
-    seq = serializers.IntegerField()
-    turn = serializers.IntegerField(allow_null=True)
-    winner = serializers.IntegerField(allow_null=True)
-    points = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
-    seed = serializers.SerializerMethodField(help_text="Revealed when the deal is over.")
-    finished_at = serializers.DateTimeField(allow_null=True)
-
-    def get_seed(self, deal: Deal) -> str | None:
-        return deal.seed if deal.is_finished else None
-
-
-class GameDetailOutputSerializer(GameOutputSerializer):
-    deals = DealSummarySerializer(many=True, source="deals.all")
-
-
-class MoveOutputSerializer(serializers.Serializer):
-    deal = serializers.IntegerField(source="deal.number")
-    seq = serializers.IntegerField()
-    seat = serializers.IntegerField()
-    action = serializers.CharField()
-    cards = serializers.ListField(child=serializers.CharField())
-    combination = serializers.CharField(allow_blank=True)
-    actor = serializers.CharField(help_text='"player", "ai:<level>" or "timeout".')
-    created_at = serializers.DateTimeField()
-    chain = serializers.CharField(help_text="SHA-256 hash chain over the deal's moves.")
-
-
-def _state_schema() -> Any:
-    return inline_serializer(
-        name="PlayerState",
-        fields={
-            "game": serializers.UUIDField(),
-            "status": serializers.CharField(),
-            "version": serializers.IntegerField(),
-            "seat": serializers.IntegerField(),
-            "scores": serializers.ListField(child=serializers.IntegerField()),
-            "deal": inline_serializer(
-                name="PlayerDealView",
-                allow_null=True,
-                fields={
-                    "number": serializers.IntegerField(),
-                    "commitment": serializers.CharField(),
-                    "seq": serializers.IntegerField(),
-                    "hand": serializers.ListField(child=serializers.CharField()),
-                    "card_counts": serializers.ListField(child=serializers.IntegerField()),
-                    "turn": serializers.IntegerField(allow_null=True),
-                    "to_beat": serializers.DictField(allow_null=True),
-                    "trick_leader": serializers.IntegerField(),
-                    "passed": serializers.ListField(child=serializers.IntegerField()),
-                    "required_card": serializers.CharField(allow_null=True),
-                    "face_up_card": serializers.DictField(
-                        allow_null=True,
-                        help_text="3 players: the 52nd card, dealt face up: {card, seat}.",
-                    ),
-                    "finished_order": serializers.ListField(child=serializers.IntegerField()),
-                    "is_over": serializers.BooleanField(),
-                    "result": serializers.DictField(allow_null=True),
-                    "deadline": serializers.DateTimeField(allow_null=True),
-                    "legal_moves": serializers.ListField(child=serializers.DictField()),
-                },
-            ),
-        },
-    )
-
-
-PlayerStateSchema = _state_schema()
-
-
-def _game_body(game: Game) -> dict[str, Any]:
-    return GameOutputSerializer(game).data
-
+MAX_SEQ = 2**31 - 1
+MAX_DEAL = 32767
 
 # --- Lobby ---------------------------------------------------------------------------
 
 
-class GameListCreateApi(APIView):
+class SeatInputSerializer(serializers.Serializer):
+    type = serializers.ChoiceField(choices=["human", "ai"])
+    level = serializers.ChoiceField(
+        choices=AiLevel.choices, required=False, help_text="Required for an AI seat."
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["type"] == "ai" and not attrs.get("level"):
+            raise serializers.ValidationError({"level": "An AI seat needs a level."})
+        return attrs
+
+
+class SeatListField(serializers.ListField):
+    """2 to 4 seats. Anything wrong with the list is `invalid_seats`, the code the game
+    service gives for the same rule, so a client sees one code however the list is bad."""
+
+    child = SeatInputSerializer()
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(min_length=2, max_length=4, **kwargs)
+
+    def run_validation(self, data: Any = serializers.empty) -> Any:
+        try:
+            return super().run_validation(data)
+        except serializers.ValidationError as exc:
+            raise ApiError(
+                "invalid_seats",
+                "seats must list 2 to 4 seats, each human or an AI with a level.",
+                details={"seats": exc.detail},
+            ) from exc
+
+
+class GameListCreateApi(GenericAPIView):
+    pagination_class = StrictLimitOffsetPagination
+
     class FilterSerializer(serializers.Serializer):
         status = serializers.ChoiceField(choices=GameStatus.choices, required=False)
         mine = serializers.BooleanField(required=False, default=False)
         my_turn = serializers.BooleanField(required=False, default=False)
 
-    class SeatInputSerializer(serializers.Serializer):
-        type = serializers.ChoiceField(choices=["human", "ai"])
-        level = serializers.ChoiceField(choices=AiLevel.choices, required=False)
-
-        def validate(self, attrs):
-            if attrs["type"] == "ai" and not attrs.get("level"):
-                raise serializers.ValidationError({"level": "An AI seat needs a level."})
-            return attrs
-
     class InputSerializer(serializers.Serializer):
-        rules = serializers.JSONField(
-            required=False,
-            default=None,
-            help_text='A preset name, or {"preset": ..., <option>: <value>} (RULES.md).',
+        rules = RulesSpecField(required=False, default=None)
+        seats = SeatListField(
+            help_text='2 to 4 seats, e.g. [{"type": "human"}, {"type": "ai", "level": '
+            '"expert"}]; the creator takes the first human seat.'
         )
-        seats = serializers.ListField(min_length=2, max_length=4)
-        target_deals = serializers.IntegerField(min_value=1, max_value=100, required=False)
-        target_score = serializers.IntegerField(min_value=1, max_value=10000, required=False)
+        target_deals = serializers.IntegerField(
+            min_value=1, max_value=100, required=False, help_text="Deals in the match."
+        )
+        target_score = serializers.IntegerField(
+            min_value=1,
+            max_value=10000,
+            required=False,
+            help_text="The match ends when a seat reaches this score. Without either target "
+            "the match is one deal.",
+        )
         turn_timeout = serializers.IntegerField(
             min_value=10,
             max_value=30 * 24 * 3600,
             required=False,
+            allow_null=True,
             help_text="Seconds a human has for each move; the server plays when it runs out.",
         )
 
-    def get_throttles(self):
+    def get_throttles(self):  # type: ignore[no-untyped-def]
         return [WriteRateThrottle()] if self.request.method == "POST" else []
 
     @extend_schema(
         operation_id="games_list",
+        summary="List games",
+        description="Games, most recently changed first. Filter by `status`; `mine` for "
+        "your games; `my_turn` for active games where you are the seat to play.",
         parameters=[FilterSerializer],
-        responses={200: GameOutputSerializer(many=True), **error_responses(400, 401)},
+        responses={200: GameSerializer(many=True), **error_responses(400, 401, 503)},
     )
-    def get(self, request):
+    def get(self, request):  # type: ignore[no-untyped-def]
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         games = selectors.games_for_player(player=request.user, **filters.validated_data)
-        paginator = LimitOffsetPagination()
-        page = paginator.paginate_queryset(games, request, view=self)
-        return paginator.get_paginated_response(GameOutputSerializer(page, many=True).data)
+        page = self.paginate_queryset(games)
+        return self.get_paginated_response(GameSerializer(page, many=True).data)
 
     @extend_schema(
         operation_id="games_create",
-        request=inline_serializer(
-            name="GameCreateRequest",
-            fields={
-                "rules": serializers.JSONField(required=False),
-                "seats": inline_serializer(
-                    name="SeatRequest",
-                    many=True,
-                    fields={
-                        "type": serializers.ChoiceField(choices=["human", "ai"]),
-                        "level": serializers.ChoiceField(choices=AiLevel.choices, required=False),
-                    },
-                ),
-                "target_deals": serializers.IntegerField(required=False),
-                "target_score": serializers.IntegerField(required=False),
-                "turn_timeout": serializers.IntegerField(required=False),
-            },
-        ),
-        responses={201: GameOutputSerializer, **error_responses(400, 401, 429)},
+        summary="Create a game",
+        description="A new game (a match of one or more deals). The creator takes the first "
+        "human seat; the game starts (shuffle, deal, seed commitment published) when every "
+        "human seat is taken, at once when the others are AI.",
+        request=InputSerializer,
+        responses={201: GameSerializer, **error_responses(400, 401, 413, 415, 429, 503)},
+        examples=[
+            OpenApiExample(
+                "Against three AI players",
+                value={
+                    "seats": [
+                        {"type": "human"},
+                        {"type": "ai", "level": "heuristic"},
+                        {"type": "ai", "level": "expert"},
+                        {"type": "ai", "level": "greedy"},
+                    ],
+                    "rules": "philippine",
+                    "target_deals": 3,
+                },
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Four people, Hong Kong rules, a day per move",
+                value={
+                    "seats": [{"type": "human"}] * 4,
+                    "rules": {"preset": "hong-kong", "scoring": "cards-left-tiered"},
+                    "target_score": 30,
+                    "turn_timeout": 86400,
+                },
+                request_only=True,
+            ),
+        ],
     )
-    def post(self, request):
+    def post(self, request):  # type: ignore[no-untyped-def]
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        seats = self.SeatInputSerializer(data=data.validated_data["seats"], many=True)
-        seats.is_valid(raise_exception=True)
-        timeout = data.validated_data.get("turn_timeout")
+        fields = data.validated_data
+        timeout = fields.get("turn_timeout")
         game = services.game_create(
             creator=request.user,
-            rules=data.validated_data["rules"],
-            seats=[services.SeatSpec(s["type"], s.get("level", "")) for s in seats.validated_data],
-            target_deals=data.validated_data.get("target_deals"),
-            target_score=data.validated_data.get("target_score"),
+            rules=fields["rules"],
+            seats=[services.SeatSpec(s["type"], s.get("level", "")) for s in fields["seats"]],
+            target_deals=fields.get("target_deals"),
+            target_score=fields.get("target_score"),
             turn_timeout=dt.timedelta(seconds=timeout) if timeout else None,
         )
         game = selectors.game_get(game_id=game.pk)
-        return Response(_game_body(game), status=status.HTTP_201_CREATED)
+        return Response(GameSerializer(game).data, status=status.HTTP_201_CREATED)
 
 
 class GameDetailApi(APIView):
     @extend_schema(
         operation_id="games_retrieve",
-        responses={200: GameDetailOutputSerializer, **error_responses(401, 404)},
+        summary="A game",
+        description="The game, its seats and every deal so far (seeds of finished deals).",
+        responses={200: GameDetailSerializer, **error_responses(401, 404, 503)},
     )
-    def get(self, request, game_id):
+    def get(self, request, game_id):  # type: ignore[no-untyped-def]
         game = selectors.game_get(game_id=game_id)
-        return Response(GameDetailOutputSerializer(game).data)
+        return Response(GameDetailSerializer(game).data)
 
 
 class GameJoinApi(APIView):
     throttle_classes = [WriteRateThrottle]
 
     class InputSerializer(serializers.Serializer):
-        seat = serializers.IntegerField(required=False, min_value=0, max_value=3)
+        seat = serializers.IntegerField(
+            required=False, min_value=0, max_value=3, help_text="A free seat; default: the first."
+        )
 
     @extend_schema(
         operation_id="games_join",
+        summary="Take a seat",
+        description="Take a free human seat of a waiting game; the last one starts it.",
         request=InputSerializer,
-        responses={200: GameOutputSerializer, **error_responses(400, 401, 404, 409, 429)},
+        responses={200: GameSerializer, **error_responses(400, 401, 404, 409, 413, 415, 429, 503)},
     )
-    def post(self, request, game_id):
+    def post(self, request, game_id):  # type: ignore[no-untyped-def]
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         services.game_join(
             game_id=game_id, player=request.user, seat=data.validated_data.get("seat")
         )
-        return Response(_game_body(selectors.game_get(game_id=game_id)))
+        return Response(GameSerializer(selectors.game_get(game_id=game_id)).data)
 
 
 class GameStateApi(APIView):
     @extend_schema(
         operation_id="games_state",
-        responses={200: PlayerStateSchema, **error_responses(401, 403, 404)},
+        summary="Your view of the table",
+        description="Your hand, every seat's card count, the play to beat, whose turn, "
+        "passes, scores, the deal's seq and seed commitment, and on your turn every legal "
+        "move. Never another player's cards.",
+        responses={200: PlayerStateSerializer, **error_responses(401, 403, 404, 503)},
     )
-    def get(self, request, game_id):
+    def get(self, request, game_id):  # type: ignore[no-untyped-def]
         game = selectors.game_get(game_id=game_id)
-        return Response(selectors.game_state_for_player(game=game, player=request.user))
+        state = selectors.game_state_for_player(game=game, player=request.user)
+        return Response(PlayerStateSerializer(state).data)
 
 
 # --- Moves ---------------------------------------------------------------------------
@@ -275,111 +237,118 @@ class MovesApi(APIView):
     MAX_WAIT_SECONDS = 30
 
     class InputSerializer(serializers.Serializer):
-        action = serializers.ChoiceField(choices=["play", "pass"])
+        action = serializers.ChoiceField(choices=MoveAction.choices)
         cards = serializers.ListField(
             child=serializers.CharField(max_length=64, allow_blank=True),
             required=False,
             max_length=13 * 4,
-            help_text='Cards such as "3C", "TD", "10d", "2♦".',
+            help_text='The cards to play: "3C", "TD", "10d", "2♦" are all accepted. '
+            "Needed for a play; empty or absent for a pass.",
         )
         expected_seq = serializers.IntegerField(
             required=False,
             min_value=0,
+            max_value=MAX_SEQ,
             help_text="Refuse with 409 stale_seq unless this is the last move's seq.",
         )
 
-        def validate(self, attrs):
+        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
             if attrs["action"] == "play" and "cards" not in attrs:
                 raise serializers.ValidationError({"cards": "A play needs cards."})
             return attrs
 
     class FilterSerializer(serializers.Serializer):
-        deal = serializers.IntegerField(required=False, min_value=1)
-        since = serializers.IntegerField(required=False, min_value=0, default=0)
+        deal = serializers.IntegerField(
+            required=False, min_value=1, max_value=MAX_DEAL, help_text="Default: the current."
+        )
+        since = serializers.IntegerField(
+            required=False,
+            min_value=0,
+            max_value=MAX_SEQ,
+            default=0,
+            help_text="Only moves after this seq.",
+        )
         wait = serializers.FloatField(
             required=False,
             min_value=0,
             max_value=30,
             default=0,
-            help_text="Hold the request up to this many seconds until a move after `since`.",
+            help_text="Hold the request up to this many seconds until a move after `since` "
+            "(answers at once when the deal is over).",
         )
 
-    class HistorySerializer(serializers.Serializer):
-        deal = serializers.IntegerField(allow_null=True)
-        last_seq = serializers.IntegerField()
-        moves = MoveOutputSerializer(many=True)
-
-    def get_throttles(self):
+    def get_throttles(self):  # type: ignore[no-untyped-def]
         return [WriteRateThrottle()] if self.request.method == "POST" else []
 
     @extend_schema(
         operation_id="games_moves_create",
+        summary="Make a move",
+        description="Play cards or pass on your turn. Checked in a fixed order (docs/api.md); "
+        "a refused move changes nothing. With `expected_seq` the move applies only if "
+        "nobody moved since you looked. With an `Idempotency-Key` header a retry returns "
+        "the first answer, byte for byte, and applies nothing twice.",
         request=InputSerializer,
         parameters=[
             OpenApiParameter(
-                "Idempotency-Key",
+                idempotency.HEADER,
                 OpenApiTypes.STR,
                 OpenApiParameter.HEADER,
-                description="A retry with the same key and body returns the first answer.",
+                description="Any unique string (1-255 characters); a retry with the same key "
+                "and body returns the first answer. Keys expire after 24 hours.",
             )
         ],
         responses={
-            201: inline_serializer(
-                name="MoveAccepted",
-                fields={"move": MoveOutputSerializer(), "state": PlayerStateSchema},
-            ),
-            **error_responses(400, 401, 403, 404, 409, 422, 429),
+            201: MoveAcceptedSerializer,
+            **error_responses(400, 401, 403, 404, 409, 413, 415, 422, 429, 503),
         },
+        examples=[
+            OpenApiExample(
+                "Play a pair", value={"action": "play", "cards": ["9S", "9H"], "expected_seq": 12}
+            ),
+            OpenApiExample("Pass", value={"action": "pass", "expected_seq": 13}),
+        ],
     )
-    def post(self, request, game_id):
+    def post(self, request, game_id):  # type: ignore[no-untyped-def]
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        key = request.headers.get("Idempotency-Key")
-        if key is not None and not 1 <= len(key) <= 255:
-            raise ApiError("invalid_input", "Idempotency-Key must be 1 to 255 characters.")
 
-        def render(game: Game, deal: Deal, move: Move, state: DealState) -> dict[str, Any]:
-            return {
-                "move": MoveOutputSerializer(move).data,
-                "state": selectors.game_state_for_player(
-                    game=game, player=request.user, deal=deal, state=state
-                ),
-            }
+        def submit() -> Response:
+            outcome = services.move_submit(
+                game_id=game_id,
+                player=request.user,
+                action=data.validated_data["action"],
+                cards=data.validated_data.get("cards"),
+                expected_seq=data.validated_data.get("expected_seq"),
+            )
+            state = selectors.game_state_for_player(
+                game=outcome.game, player=request.user, deal=outcome.deal, state=outcome.state
+            )
+            body = {"move": outcome.move, "state": state, "ended_deal": outcome.ended_deal}
+            return Response(MoveAcceptedSerializer(body).data, status=status.HTTP_201_CREATED)
 
-        result = services.move_submit(
-            game_id=game_id,
-            player=request.user,
-            action=data.validated_data["action"],
-            cards=data.validated_data.get("cards"),
-            expected_seq=data.validated_data.get("expected_seq"),
-            idempotency_key=key,
-            render=render,
-        )
-        return Response(result.body, status=result.status)
+        return idempotency.idempotent(request, submit)
 
     @extend_schema(
         operation_id="games_moves_list",
+        summary="The history of a deal",
+        description="The public moves of the current deal (or `deal`), after `since`. With "
+        "`wait`, the request is held until a move after `since` exists (by anyone, on any "
+        "server) or the time runs out. Use `last_seq` as the next `since`.",
         parameters=[FilterSerializer],
-        responses={200: HistorySerializer, **error_responses(400, 401, 404)},
+        responses={200: HistorySerializer, **error_responses(400, 401, 404, 503)},
     )
-    def get(self, request, game_id):
+    def get(self, request, game_id):  # type: ignore[no-untyped-def]
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         return Response(self.history(game_id, filters.validated_data))
 
     @classmethod
-    def history(cls, game_id, filters: dict[str, Any]) -> dict[str, Any]:
+    def history(cls, game_id: Any, filters: dict[str, Any]) -> dict[str, Any]:
         game = selectors.game_get(game_id=game_id)
-        deal, moves = selectors.deal_moves(
+        history = selectors.deal_moves(
             game=game, number=filters.get("deal"), since=filters.get("since", 0)
         )
-        return cls.HistorySerializer(
-            {
-                "deal": deal.number if deal else None,
-                "last_seq": deal.seq if deal else 0,
-                "moves": moves,
-            }
-        ).data
+        return HistorySerializer(history).data
 
 
 # --- Records and replays ---------------------------------------------------------------
@@ -388,49 +357,77 @@ class MovesApi(APIView):
 class DealRecordApi(APIView):
     @extend_schema(
         operation_id="games_deal_record",
-        responses={200: OpenApiTypes.OBJECT, **error_responses(401, 404, 409)},
-        description="The `pusoy-dos-record/1` record of a finished deal, seed revealed.",
+        summary="The record of a finished deal",
+        description="The `pusoy-dos-record/1` record of a finished deal: hands as dealt, "
+        "every move, the result, the revealed seed and its commitment. Check it with "
+        "`records/verify` or `manage.py verify_record`.",
+        responses={200: RecordSerializer, **error_responses(401, 404, 409, 503)},
     )
-    def get(self, request, game_id, number):
+    def get(self, request, game_id, number):  # type: ignore[no-untyped-def]
         game = selectors.game_get(game_id=game_id)
         return Response(selectors.deal_record(game=game, number=number))
 
 
 class DealReplayApi(APIView):
     class FilterSerializer(serializers.Serializer):
-        at = serializers.IntegerField(required=False, min_value=0)
+        at = serializers.IntegerField(
+            required=False, min_value=0, max_value=MAX_SEQ, help_text="Default: the last move."
+        )
 
     @extend_schema(
         operation_id="games_deal_replay",
+        summary="A finished deal, move by move",
+        description="The full state of a finished deal after move `at`, every hand visible.",
         parameters=[FilterSerializer],
-        responses={200: OpenApiTypes.OBJECT, **error_responses(400, 401, 404, 409)},
-        description="Full state of a finished deal after move `at` (every hand visible).",
+        responses={200: ReplaySerializer, **error_responses(400, 401, 404, 409, 503)},
     )
-    def get(self, request, game_id, number):
+    def get(self, request, game_id, number):  # type: ignore[no-untyped-def]
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         game = selectors.game_get(game_id=game_id)
-        return Response(
-            selectors.deal_replay(game=game, number=number, at=filters.validated_data.get("at"))
+        replay = selectors.deal_replay(
+            game=game, number=number, at=filters.validated_data.get("at")
         )
+        return Response(ReplaySerializer(replay).data)
 
 
 class RecordVerifyApi(APIView):
     permission_classes = [AllowAny]
     throttle_classes = [WriteRateThrottle]
 
+    class InputSerializer(serializers.Serializer):
+        """Any JSON object is a candidate record: what is wrong with it is the verdict."""
+
+        def to_internal_value(self, data: Any) -> dict[str, Any]:
+            if not isinstance(data, dict):
+                raise serializers.ValidationError(
+                    {api_settings.NON_FIELD_ERRORS_KEY: ["A record is a JSON object."]}
+                )
+            return data
+
     class OutputSerializer(serializers.Serializer):
         valid = serializers.BooleanField()
-        move_index = serializers.IntegerField(allow_null=True)
-        code = serializers.CharField(allow_null=True)
+        move_index = serializers.IntegerField(
+            allow_null=True,
+            help_text="0-based index of the first bad move (`len(moves)` for a wrong result); "
+            "null when the record is valid or the problem is not a move.",
+        )
+        code = serializers.CharField(allow_null=True, help_text="Why it is invalid; null if valid.")
         message = serializers.CharField()
 
     @extend_schema(
         operation_id="records_verify",
-        request=OpenApiTypes.OBJECT,
-        responses={200: OutputSerializer, **error_responses(400, 429)},
-        description="Checks any `pusoy-dos-record/1` record: valid, or the first bad move.",
+        summary="Verify a record",
+        description="Checks any `pusoy-dos-record/1` record (the shape of `RecordSchema`; no "
+        "login needed): the seed reproduces the hands and matches the commitment, every move "
+        "is legal, the result follows. Answers valid, or the first bad move and its code. "
+        "Any JSON object gets a verdict; anything else is 400.",
+        request={"application/json": {"type": "object", "additionalProperties": True}},
+        responses={200: OutputSerializer, **error_responses(400, 413, 415, 429, 503)},
+        auth=[],
     )
-    def post(self, request):
-        verdict = verify_record(request.data)
+    def post(self, request):  # type: ignore[no-untyped-def]
+        record = self.InputSerializer(data=request.data)
+        record.is_valid(raise_exception=True)
+        verdict = verify_record(record.validated_data)
         return Response(self.OutputSerializer(verdict.to_dict()).data)

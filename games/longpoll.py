@@ -76,13 +76,6 @@ def _run_view(request: HttpRequest, game_id: Any) -> HttpResponse:
         _release_connections()
 
 
-def _latest(game_id: Any) -> tuple[int, int]:
-    try:
-        return selectors.latest_seq(game_id=game_id)
-    finally:
-        _release_connections()
-
-
 def _latest_released(game_id: Any) -> tuple[int, int]:
     try:
         return selectors.latest_seq(game_id=game_id)
@@ -100,7 +93,6 @@ def _history(game_id: Any, filters: dict[str, Any]) -> dict[str, Any]:
 # thread_sensitive: the request's own thread, as Django runs sync views under ASGI (and
 # the test client's thread under WSGI, so tests see their own transaction).
 run_view = sync_to_async(_run_view, thread_sensitive=True)
-latest = sync_to_async(_latest, thread_sensitive=True)
 history = sync_to_async(_history, thread_sensitive=True)
 # For the hub's own re-checks, which belong to no request: any pool thread.
 latest_any_thread = sync_to_async(_latest_released, thread_sensitive=False)
@@ -352,14 +344,11 @@ async def _wait_for_news(
     params = MovesApi.FilterSerializer(data=request.GET)
     params.is_valid(raise_exception=True)  # the view validated it already
     filters = params.validated_data
+    if first.data["finished"]:
+        return first  # a finished deal (a past one, or the game is over): nothing will come
     deal = first.data["deal"] or 0
     loop = asyncio.get_running_loop()
     deadline = loop.time() + filters["wait"]
-    if filters.get("deal") is not None:
-        async with hub_.db_slots:
-            current_deal, _ = await latest(game_id)
-        if current_deal != deal:
-            return first  # an earlier, finished deal: nothing will ever be added to it
     try:
         while (remaining := deadline - loop.time()) > 0:
             if not await waiter.wait(remaining):

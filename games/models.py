@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import uuid
+from typing import NamedTuple
 
 from django.conf import settings
 from django.db import models
@@ -22,6 +23,12 @@ class AiLevel(models.TextChoices):
     GREEDY = "greedy"
     HEURISTIC = "heuristic"
     EXPERT = "expert"
+
+
+class DealOutcome(NamedTuple):
+    winner: int
+    points: list[int]
+    places: list[int] | None
 
 
 class Game(models.Model):
@@ -66,6 +73,10 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"Game {self.id} ({self.status})"
 
+    @property
+    def turn_timeout_seconds(self) -> int | None:
+        return None if self.turn_timeout is None else int(self.turn_timeout.total_seconds())
+
 
 class Seat(models.Model):
     """A place at the table: a human player (once joined) or an AI of a level."""
@@ -104,6 +115,11 @@ class Seat(models.Model):
     @property
     def is_ai(self) -> bool:
         return bool(self.ai_level)
+
+    @property
+    def level(self) -> str | None:
+        """The AI's level; None for a human seat."""
+        return self.ai_level or None
 
 
 class Deal(models.Model):
@@ -158,6 +174,18 @@ class Deal(models.Model):
     def is_finished(self) -> bool:
         return self.finished_at is not None
 
+    @property
+    def outcome(self) -> DealOutcome | None:
+        """Winner and points once the first player is out; places once the deal is over."""
+        if self.winner is None:
+            return None
+        return DealOutcome(self.winner, list(self.points or []), self.places)
+
+    @property
+    def revealed_seed(self) -> str | None:
+        """The shuffle seed, public once the deal is over (never before)."""
+        return self.seed if self.is_finished else None
+
 
 class MoveAction(models.TextChoices):
     PLAY = "play"
@@ -193,14 +221,16 @@ class Move(models.Model):
 
 
 class IdempotentRequest(models.Model):
-    """The first answer to a request carrying an `Idempotency-Key`, replayed on retries."""
+    """The first answer to a request carrying an `Idempotency-Key`, replayed on retries
+    until it expires (IDEMPOTENCY_KEY_TTL_HOURS; a periodic task purges it)."""
 
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     key = models.CharField(max_length=255)
     request_hash = models.CharField(max_length=64)
-    response_status = models.PositiveSmallIntegerField()
-    response_body = models.JSONField()
-    created_at = models.DateTimeField(auto_now_add=True)
+    response_status = models.PositiveSmallIntegerField(default=0)
+    # The answer as rendered, byte for byte (JSON text): a replay is the same bytes.
+    response_content = models.TextField(default="")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
         constraints = [

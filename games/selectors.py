@@ -7,14 +7,16 @@ view is built by the engine from one seat (`DealState.view`), and full informati
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 
-from games.engine import DealState, Rules, record_from_state
+from games.engine import Card, DealResult, DealState, PlayerView, Rules, record_from_state
 from games.engine import Move as EngineMove
-from games.models import Deal, Game, GameStatus, Move, Seat
+from games.models import Deal, DealOutcome, Game, GameStatus, Move, Seat
 from players.models import Player
 from pusoy_api.errors import ApiError
 
@@ -87,9 +89,61 @@ def _deal_state(deal: Deal) -> DealState:
     return DealState.from_dict(deal.snapshot)
 
 
+@dataclass(frozen=True)
+class TrickTop:
+    """The play to beat and the seat that made it."""
+
+    cards: tuple[Card, ...]
+    combination: str
+    seat: int
+
+
+@dataclass(frozen=True)
+class FaceUpCard:
+    card: str
+    seat: int
+
+
+@dataclass(frozen=True)
+class DealView:
+    """One seat's view of a deal: its own hand and public information only."""
+
+    number: int
+    commitment: str
+    seq: int
+    hand: tuple[Card, ...]
+    card_counts: tuple[int, ...]
+    turn: int | None
+    to_beat: TrickTop | None
+    trick_leader: int
+    passed: list[int]
+    required_card: Card | None
+    face_up_card: FaceUpCard | None
+    finished_order: tuple[int, ...]
+    is_over: bool
+    result: DealOutcome | None
+    deadline: dt.datetime | None
+    legal_moves: list[EngineMove]
+
+
+@dataclass(frozen=True)
+class PlayerState:
+    game: Game
+    seat: int
+    scores: list[int]
+    deal: DealView | None
+
+
+def _trick_top(source: DealState | PlayerView) -> TrickTop | None:
+    play = source.to_beat
+    if play is None or source.last_player is None:
+        return None
+    return TrickTop(cards=tuple(play.cards), combination=play.kind, seat=source.last_player)
+
+
 def game_state_for_player(
     *, game: Game, player: Player, deal: Deal | None = None, state: DealState | None = None
-) -> dict[str, Any]:
+) -> PlayerState:
     """The requesting player's view: own hand, counts, the play to beat, whose turn,
     passes, scores, last seq, legal moves on their turn. Never another player's cards.
 
@@ -101,76 +155,62 @@ def game_state_for_player(
     if deal is None or deal.number != game.current_deal_number:
         deal, state = current_deal(game), None
     scores = [s.score for s in game.seats.all()]
-    body: dict[str, Any] = {
-        "game": str(game.pk),
-        "status": game.status,
-        "version": game.version,
-        "seat": seat,
-        "scores": scores,
-        "deal": None,
-    }
     if deal is None:
-        return body
+        return PlayerState(game=game, seat=seat, scores=scores, deal=None)
     view = (state or _deal_state(deal)).view(seat)
-    to_beat = view.to_beat
-    legal = view.legal_moves() if view.is_my_turn and not deal.is_finished else []
     deadline = None
     if game.turn_timeout and deal.turn is not None and deal.turn_started_at:
         deadline = deal.turn_started_at + game.turn_timeout
-    body["deal"] = {
-        "number": deal.number,
-        "commitment": deal.commitment,
-        "seq": deal.seq,
-        "hand": [str(c) for c in view.hand],
-        "card_counts": list(view.card_counts),
-        "turn": view.turn,
-        "to_beat": None
-        if to_beat is None
-        else {
-            "cards": [str(c) for c in to_beat.cards],
-            "combination": to_beat.kind,
-            "seat": view.last_player,
-        },
-        "trick_leader": view.trick_leader,
-        "passed": sorted(view.passed),
-        "required_card": None if view.required_card is None else str(view.required_card),
-        "face_up_card": _face_up(deal),
-        "finished_order": list(view.finished_order),
-        "is_over": deal.is_finished,
-        "result": None
-        if deal.winner is None
-        else {"winner": deal.winner, "points": deal.points, "places": deal.places},
-        "deadline": deadline,
-        "legal_moves": [_move_body(m) for m in legal],
-    }
-    return body
+    deal_view = DealView(
+        number=deal.number,
+        commitment=deal.commitment,
+        seq=deal.seq,
+        hand=view.hand,
+        card_counts=view.card_counts,
+        turn=view.turn,
+        to_beat=_trick_top(view),
+        trick_leader=view.trick_leader,
+        passed=sorted(view.passed),
+        required_card=view.required_card,
+        face_up_card=_face_up(deal),
+        finished_order=view.finished_order,
+        is_over=deal.is_finished,
+        result=deal.outcome,
+        deadline=deadline,
+        legal_moves=view.legal_moves() if view.is_my_turn and not deal.is_finished else [],
+    )
+    return PlayerState(game=game, seat=seat, scores=scores, deal=deal_view)
 
 
-def _face_up(deal: Deal) -> dict[str, Any] | None:
+def _face_up(deal: Deal) -> FaceUpCard | None:
     """The 52nd card of a 3-player deal was dealt face up: its card and holder are public."""
     if not deal.face_up_card:
         return None
     holder = next(seat for seat, hand in enumerate(deal.hands) if deal.face_up_card in hand)
-    return {"card": deal.face_up_card, "seat": holder}
+    return FaceUpCard(card=deal.face_up_card, seat=holder)
 
 
-def _move_body(move: EngineMove) -> dict[str, Any]:
-    if move.is_pass:
-        return {"action": "pass"}
-    return {"action": "play", "cards": [str(c) for c in move.cards]}
+@dataclass(frozen=True)
+class History:
+    deal: int | None
+    last_seq: int
+    finished: bool
+    moves: list[Move]
 
 
-def deal_moves(
-    *, game: Game, number: int | None = None, since: int = 0
-) -> tuple[Deal | None, list[Move]]:
-    """The public history of a deal (the current one by default), after `since`."""
+def deal_moves(*, game: Game, number: int | None = None, since: int = 0) -> History:
+    """The public history of a deal (the current one by default), after `since`.
+
+    One consistent snapshot: the moves listed are exactly those up to the deal's `seq` as
+    read, so `last_seq` is never behind a listed move (a move committed between the two
+    reads is left for the next call, which asks `since=last_seq`)."""
     deal = current_deal(game) if number is None else deal_get(game=game, number=number)
     if deal is None:
-        return None, []
-    moves = list(Move.objects.filter(deal=deal, seq__gt=since).order_by("seq"))
+        return History(deal=None, last_seq=0, finished=False, moves=[])
+    moves = list(Move.objects.filter(deal=deal, seq__gt=since, seq__lte=deal.seq).order_by("seq"))
     for move in moves:
         move.deal = deal  # serializers read move.deal.number: no query per move
-    return deal, moves
+    return History(deal=deal.number, last_seq=deal.seq, finished=deal.is_finished, moves=moves)
 
 
 def latest_seq(*, game_id: uuid.UUID) -> tuple[int, int]:
@@ -193,7 +233,45 @@ def deal_record(*, game: Game, number: int) -> dict[str, Any]:
     ).to_dict()
 
 
-def deal_replay(*, game: Game, number: int, at: int | None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class ReplayMove:
+    seq: int
+    seat: int
+    action: str
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class ReplayState:
+    seq: int
+    hands: list[tuple[Card, ...]]
+    card_counts: tuple[int, ...]
+    turn: int | None
+    to_beat: TrickTop | None
+    trick_leader: int
+    passed: list[int]
+    required_card: Card | None
+    finished_order: tuple[int, ...]
+    is_over: bool
+    result: DealResult | None
+
+
+@dataclass(frozen=True)
+class Replay:
+    deal: int
+    at: int
+    last_seq: int
+    seed: str
+    commitment: str
+    rules: dict[str, Any]
+    hands: list[list[str]]
+    set_aside: list[str]
+    leader: int | None
+    moves: list[ReplayMove]
+    state: ReplayState
+
+
+def deal_replay(*, game: Game, number: int, at: int | None) -> Replay:
     """The full state of a finished deal after move `at` (default: the end)."""
     deal = deal_finished_get(game=game, number=number)
     full = _deal_state(deal)
@@ -206,13 +284,32 @@ def deal_replay(*, game: Game, number: int, at: int | None) -> dict[str, Any]:
     replay = DealState.new(
         Rules.from_dict(game.rules), deal.hands, leader=deal.leader, set_aside=deal.set_aside
     )
-    for seat, move in full.history[:at]:
+    moves = []
+    for seq, (seat, move) in enumerate(full.history[:at], start=1):
         replay.apply(move, seat)
-    return {
-        "deal": deal.number,
-        "at": at,
-        "last_seq": full.seq,
-        "seed": deal.seed,
-        "commitment": deal.commitment,
-        **replay.to_dict(),
-    }
+        moves.append(ReplayMove(seq=seq, seat=seat, action=move.action, cards=tuple(move.cards)))
+    return Replay(
+        deal=deal.number,
+        at=at,
+        last_seq=full.seq,
+        seed=deal.seed,
+        commitment=deal.commitment,
+        rules=game.rules,
+        hands=deal.hands,
+        set_aside=deal.set_aside,
+        leader=deal.leader,
+        moves=moves,
+        state=ReplayState(
+            seq=replay.seq,
+            hands=list(replay.hands),
+            card_counts=replay.card_counts,
+            turn=replay.turn,
+            to_beat=_trick_top(replay),
+            trick_leader=replay.trick_leader,
+            passed=sorted(replay.passed),
+            required_card=replay.required_card,
+            finished_order=replay.finished_order,
+            is_over=replay.is_over,
+            result=replay.result,
+        ),
+    )

@@ -8,12 +8,10 @@ long-polling clients, queueing the next AI turn) happen only once the move commi
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-import json
 import logging
 import random
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,11 +22,11 @@ from django.utils import timezone
 
 from games.ai import Budget, choose_move, timeout_move
 from games.chain import chain_genesis, chain_next, move_canonical_json
-from games.engine import DealState, EngineError, Play, Rules, format_cards
+from games.engine import DealResult, DealState, EngineError, Play, Rules, format_cards
 from games.engine import Move as EngineMove
 from games.engine.shuffle import commitment, face_up_card, new_seed
 from games.errors import api_error_from_engine
-from games.models import AiLevel, Deal, Game, GameStatus, IdempotentRequest, Move, Seat
+from games.models import AiLevel, Deal, Game, GameStatus, Move, Seat
 from players.models import Player
 from pusoy_api.errors import ApiError
 
@@ -193,15 +191,19 @@ def _deal_start(game: Game, *, leader: int | None) -> Deal:
 
 
 @dataclass(frozen=True)
-class MoveResult:
-    status: int
-    body: dict[str, Any]
+class MoveOutcome:
+    """What a human's move did, in the transaction's final state: the move, the game
+    (seats and scores as they now are), the deal now in play with its engine state (the
+    next deal when this move ended one in a match), and the deal this move ended, if any."""
+
+    move: Move
+    game: Game
+    deal: Deal
+    state: DealState
+    ended_deal: Deal | None
 
 
-def request_fingerprint(payload: Any) -> str:
-    return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
-
-
+@transaction.atomic
 def move_submit(
     *,
     game_id: uuid.UUID,
@@ -209,50 +211,23 @@ def move_submit(
     action: str,
     cards: list[str] | None,
     expected_seq: int | None = None,
-    idempotency_key: str | None = None,
-    render: Callable[[Game, Deal, Move, DealState], dict[str, Any]],
-) -> MoveResult:
-    """A human's move. Refusals raise ApiError and change nothing; a retried request
-    with the same Idempotency-Key returns the first answer and applies nothing twice."""
-    fingerprint = request_fingerprint(
-        {"game": str(game_id), "action": action, "cards": cards, "expected_seq": expected_seq}
-    )
-    with transaction.atomic():
-        game = _game_locked(game_id)
-        if idempotency_key is not None:
-            earlier = IdempotentRequest.objects.filter(player=player, key=idempotency_key).first()
-            if earlier is not None:
-                if earlier.request_hash != fingerprint:
-                    raise ApiError(
-                        "idempotency_key_reused",
-                        "This Idempotency-Key was used for a different request.",
-                        status_code=422,
-                    )
-                return MoveResult(earlier.response_status, earlier.response_body)
-        seat = next((s.position for s in game.seats.all() if s.player_id == player.pk), None)
-        if seat is None:
-            raise ApiError("not_a_participant", "You have no seat in this game.", status_code=403)
-        if game.status != GameStatus.ACTIVE:
-            raise ApiError("game_not_active", f"The game is {game.status}.", status_code=409)
-        deal = _current_deal(game)
-        if expected_seq is not None and expected_seq != deal.seq:
-            raise ApiError(
-                "stale_seq",
-                f"The deal has moved on: last seq is {deal.seq}, not {expected_seq}.",
-                status_code=409,
-                details={"seq": deal.seq},
-            )
-        move, state = _move_apply(game, deal, seat, action, cards, actor="player", player=player)
-        result = MoveResult(201, render(game, deal, move, state))
-        if idempotency_key is not None:
-            IdempotentRequest.objects.create(
-                player=player,
-                key=idempotency_key,
-                request_hash=fingerprint,
-                response_status=result.status,
-                response_body=result.body,
-            )
-    return result
+) -> MoveOutcome:
+    """A human's move. Refusals raise ApiError and change nothing."""
+    game = _game_locked(game_id)
+    seat = next((s.position for s in game.seats.all() if s.player_id == player.pk), None)
+    if seat is None:
+        raise ApiError("not_a_participant", "You have no seat in this game.", status_code=403)
+    if game.status != GameStatus.ACTIVE:
+        raise ApiError("game_not_active", f"The game is {game.status}.", status_code=409)
+    deal = _current_deal(game)
+    if expected_seq is not None and expected_seq != deal.seq:
+        raise ApiError(
+            "stale_seq",
+            f"The deal has moved on: last seq is {deal.seq}, not {expected_seq}.",
+            status_code=409,
+            details={"seq": deal.seq},
+        )
+    return _move_apply(game, deal, seat, action, cards, actor="player", player=player)
 
 
 @transaction.atomic
@@ -275,8 +250,7 @@ def move_submit_for_seat(
     deal = _current_deal(game)
     if deal.seq != expected_seq or deal.turn != seat:
         return None
-    move, _state = _move_apply(game, deal, seat, action, cards, actor=actor, player=None)
-    return move
+    return _move_apply(game, deal, seat, action, cards, actor=actor, player=None).move
 
 
 def _current_deal(game: Game) -> Deal:
@@ -292,7 +266,7 @@ def _move_apply(
     *,
     actor: str,
     player: Player | None,
-) -> tuple[Move, DealState]:
+) -> MoveOutcome:
     """Validate and apply one move: the move row, its hash-chain link, the deal's cached
     state; then the deal's end, the match's next deal or end, and the side effects."""
     state = DealState.from_dict(deal.snapshot)
@@ -327,44 +301,51 @@ def _move_apply(
     deal.snapshot = state.to_dict()
     fields = ["chain_head", "seq", "turn", "turn_started_at", "snapshot"]
     if state.result is not None and deal.winner is None:
-        _deal_score(game, deal, state)
+        _deal_score(game, deal, state.result)
         fields += ["winner", "points"]
     if state.is_over:
         deal.places = list(state.result.places)
         deal.finished_at = timezone.now()
         fields += ["places", "finished_at"]
     deal.save(update_fields=fields)
-    if state.is_over:
-        _deal_finished(game, deal)
-    else:
+    if not state.is_over:
         _after_commit_turn(game, deal)
         _game_touch(game)
-    return move, state
+        return MoveOutcome(move=move, game=game, deal=deal, state=state, ended_deal=None)
+    next_deal = _deal_finished(game, deal)
+    if next_deal is None:
+        return MoveOutcome(move=move, game=game, deal=deal, state=state, ended_deal=deal)
+    next_state = DealState.from_dict(next_deal.snapshot)
+    return MoveOutcome(move=move, game=game, deal=next_deal, state=next_state, ended_deal=deal)
 
 
-def _deal_score(game: Game, deal: Deal, state: DealState) -> None:
-    """Points are fixed when the first player goes out (even if play_out goes on)."""
-    result = state.result
+def _deal_score(game: Game, deal: Deal, result: DealResult) -> None:
+    """Points are fixed when the first player goes out (even if play_out goes on).
+
+    Seat scores are changed on the seats read with the locked game (every writer of a
+    seat's score holds the game's row lock), so the game in hand stays true for the rest
+    of the transaction and for the answer built from it."""
     deal.winner = result.winner
     deal.points = list(result.points)
-    seats = {s.position: s for s in game.seats.all()}
-    for position, points in enumerate(result.points):
-        Seat.objects.filter(pk=seats[position].pk).update(score=F("score") + points)
-    humans = [s for s in seats.values() if s.player_id]
-    for s in humans:
-        Player.objects.filter(pk=s.player_id).update(
-            deals_played=F("deals_played") + 1,
-            deals_won=F("deals_won") + (1 if s.position == result.winner else 0),
-            points=F("points") + result.points[s.position],
-        )
+    for seat in game.seats.all():
+        seat.score += result.points[seat.position]
+        seat.save(update_fields=["score"])
+        if seat.player_id:
+            Player.objects.filter(pk=seat.player_id).update(
+                deals_played=F("deals_played") + 1,
+                deals_won=F("deals_won") + (1 if seat.position == result.winner else 0),
+                points=F("points") + result.points[seat.position],
+            )
 
 
-def _deal_finished(game: Game, deal: Deal) -> None:
+def _deal_finished(game: Game, deal: Deal) -> Deal | None:
+    """The match goes on with a new deal led by this deal's winner (returned), or ends."""
     if _target_reached(game):
         _game_finish(game)
-    else:
-        _deal_start(game, leader=deal.winner)
-        _game_touch(game, "current_deal_number")
+        return None
+    next_deal = _deal_start(game, leader=deal.winner)
+    _game_touch(game, "current_deal_number")
+    return next_deal
 
 
 def _higher_is_better(rules: dict[str, Any]) -> bool:
@@ -375,13 +356,12 @@ def _target_reached(game: Game) -> bool:
     if game.target_deals is not None and game.current_deal_number >= game.target_deals:
         return True
     if game.target_score is not None:
-        best = max(game.seats.values_list("score", flat=True))
-        return best >= game.target_score
+        return max(s.score for s in game.seats.all()) >= game.target_score
     return False
 
 
 def _game_finish(game: Game) -> None:
-    seats = list(game.seats.order_by("position"))
+    seats = list(game.seats.all())
     wins = dict.fromkeys((s.position for s in seats), 0)
     for winner in game.deals.values_list("winner", flat=True):
         if winner is not None:

@@ -47,3 +47,11 @@ def sweep_turns() -> dict[str, int]:
     from games import services
 
     return services.turns_sweep()
+
+
+@shared_task(name="games.purge_idempotency_keys", autoretry_for=TRANSIENT, max_retries=3)
+def purge_idempotency_keys() -> int:
+    """Periodic (celery beat): delete stored `Idempotency-Key` answers past their lifetime."""
+    from games import idempotency
+
+    return idempotency.purge_expired()

@@ -26,8 +26,12 @@ _DESCRIPTIONS = {
     403: "Not allowed (`not_a_participant`, `permission_denied`).",
     404: "No such resource (`not_found`).",
     409: "Conflict with the current state (`not_your_turn`, `stale_seq`, `seat_taken`, ...).",
+    413: "The body is larger than the server accepts (`payload_too_large`).",
+    415: "The body is not `application/json` (`unsupported_media_type`).",
     422: "Well-formed but refused (illegal move codes, `idempotency_key_reused`).",
-    429: "Too many requests (`throttled`, `details.retry_after` in seconds).",
+    429: "Too many requests (`throttled`; `details.retry_after` and `Retry-After` in seconds).",
+    503: "A backing service (the database) is unreachable (`service_unavailable`); retry "
+    "after the `Retry-After` header's seconds.",
 }
 
 

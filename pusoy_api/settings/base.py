@@ -225,10 +225,17 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 AI_STALL_SECONDS = env.int("AI_STALL_SECONDS", default=30)
 # The expert bot's thinking time per move (it also stops at its iteration budget).
 AI_EXPERT_SECONDS = env.float("AI_EXPERT_SECONDS", default=1.0)
+# A stored answer to an `Idempotency-Key` request (it holds the player's hand) is kept
+# this long, then purged; a retry after that is a new request.
+IDEMPOTENCY_KEY_TTL_HOURS = env.int("IDEMPOTENCY_KEY_TTL_HOURS", default=24)
 CELERY_BEAT_SCHEDULE = {
     "sweep-turns": {
         "task": "games.sweep_turns",
         "schedule": env.float("SWEEP_INTERVAL_SECONDS", default=10.0),
+    },
+    "purge-idempotency-keys": {
+        "task": "games.purge_idempotency_keys",
+        "schedule": 3600.0,
     },
 }
 

@@ -112,11 +112,10 @@ def play_until_finished_fast(game_id: str, rng: random.Random) -> None:
         state = selectors.game_state_for_player(
             game=selectors.game_get(game_id=game_id), player=player
         )
-        move = rng.choice(state["deal"]["legal_moves"])
+        move = rng.choice(state.deal.legal_moves)
         services.move_submit(
             game_id=game.pk,
             player=player,
-            action=move["action"],
-            cards=move.get("cards"),
-            render=lambda *args: {},
+            action=move.action,
+            cards=[str(card) for card in move.cards],
         )

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
+import datetime as dt
 
-from games.models import Move
+import pytest
+from django.utils import timezone
+
+from games.idempotency import purge_expired
+from games.models import IdempotentRequest, Move
+from games.tasks import purge_idempotency_keys
 from tests.api.concurrency_helpers import fire
 from tests.api.helpers import RIGGED, rig_deal, start_human_game
 
@@ -23,8 +28,43 @@ def test_a_retry_returns_the_first_answer_and_applies_nothing():
     assert first.status_code == 201
     again = post(clients[0], game_id, {"action": "play", "cards": ["3C"]}, "k-1")
     assert again.status_code == 201
-    assert again.json() == first.json()
+    assert again.content == first.content
     assert Move.objects.filter(deal__game_id=game_id).count() == 1
+
+
+@pytest.mark.django_db
+def test_a_keyed_move_in_a_game_with_a_turn_timeout_is_stored_and_replayed():
+    # The answer holds a deadline (a datetime): storing it was a 500.
+    game_id, clients = start_human_game(4, turn_timeout=60)
+    rig_deal(game_id, RIGGED)
+    first = post(clients[0], game_id, {"action": "play", "cards": ["3C"]}, "timed")
+    assert first.status_code == 201, first.content
+    assert first.json()["state"]["deal"]["deadline"] is not None
+    again = post(clients[0], game_id, {"action": "play", "cards": ["3C"]}, "timed")
+    assert (again.status_code, again.content) == (201, first.content)
+
+
+@pytest.mark.django_db
+def test_stored_answers_expire_and_are_purged():
+    game_id, clients = start_human_game(4)
+    rig_deal(game_id, RIGGED)
+    assert post(clients[0], game_id, {"action": "play", "cards": ["3C"]}, "old").status_code == 201
+    a_day_later = timezone.now() + dt.timedelta(hours=24, seconds=1)
+    assert purge_idempotency_keys.apply().get() == 0  # not yet expired
+    assert purge_expired(now=a_day_later) == 1
+    assert not IdempotentRequest.objects.exists()
+
+
+@pytest.mark.django_db
+def test_an_expired_key_is_a_new_request():
+    game_id, clients = start_human_game(4)
+    rig_deal(game_id, RIGGED)
+    assert post(clients[0], game_id, {"action": "play", "cards": ["3C"]}, "k").status_code == 201
+    IdempotentRequest.objects.update(created_at=timezone.now() - dt.timedelta(hours=25))
+    # Same key, another body: refused while the key lives, checked afresh once expired.
+    response = post(clients[0], game_id, {"action": "play", "cards": ["4C"]}, "k")
+    assert response.status_code == 409  # seat 0 is not to play: the move was checked
+    assert response.json()["error"]["code"] == "not_your_turn"
 
 
 @pytest.mark.django_db
@@ -67,4 +107,5 @@ def test_twenty_simultaneous_retries_apply_once_and_answer_alike():
     assert {r.status_code for r in responses} == {201}
     first = responses[0].json()
     assert all(r.json() == first for r in responses)
+    assert {r["Idempotent-Replayed"] for r in responses} == {"true", "false"}
     assert Move.objects.filter(deal__game_id=game_id).count() == 1

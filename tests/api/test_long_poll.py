@@ -116,7 +116,7 @@ def test_a_wait_with_nothing_new_ends_with_an_empty_list(game):
     response = clients[0].get(f"/api/v1/games/{game_id}/moves?since=0&wait=0.6")
     assert time.monotonic() - started >= 0.6
     assert response.status_code == 200
-    assert response.json() == {"deal": 1, "last_seq": 0, "moves": []}
+    assert response.json() == {"deal": 1, "last_seq": 0, "finished": False, "moves": []}
 
 
 @pytest.mark.django_db
@@ -174,7 +174,7 @@ def test_an_outsider_reads_the_public_history_but_never_a_hand(game):
 def test_waiting_on_a_named_deal(game):
     game_id, clients, *_ = game
     response = clients[0].get(f"/api/v1/games/{game_id}/moves?deal=1&since=0&wait=0.3")
-    assert response.json() == {"deal": 1, "last_seq": 0, "moves": []}
+    assert response.json() == {"deal": 1, "last_seq": 0, "finished": False, "moves": []}
     response = clients[0].get(f"/api/v1/games/{game_id}/moves?deal=9&wait=5")
     assert response.status_code == 404
 

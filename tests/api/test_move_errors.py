@@ -180,15 +180,18 @@ def test_unknown_game_is_404():
 @pytest.mark.parametrize(
     ("payload", "code"),
     [
-        ({"seats": [{"type": "human"}]}, "invalid_input"),
+        ({"seats": [{"type": "human"}]}, "invalid_seats"),
+        ({"seats": []}, "invalid_seats"),
+        ({"seats": [{"type": "human"}] * 5}, "invalid_seats"),
+        ({}, "invalid_seats"),
         ({"seats": [{"type": "ai", "level": "expert"}] * 2}, "invalid_seats"),
-        ({"seats": [{"type": "human"}, {"type": "ai"}]}, "invalid_input"),
-        ({"seats": [{"type": "human"}, {"type": "ai", "level": "god"}]}, "invalid_input"),
+        ({"seats": [{"type": "human"}, {"type": "ai"}]}, "invalid_seats"),
+        ({"seats": [{"type": "human"}, {"type": "ai", "level": "god"}]}, "invalid_seats"),
         ({"seats": [{"type": "human"}] * 2, "rules": "nope"}, "invalid_rules"),
         ({"seats": [{"type": "human"}] * 2, "rules": {"straights": "x"}}, "invalid_rules"),
         ({"seats": [{"type": "human"}] * 2, "rules": {"colour": "red"}}, "invalid_rules"),
         ({"seats": [{"type": "human"}] * 2, "target_deals": 0}, "invalid_input"),
-        ({"seats": "four"}, "invalid_input"),
+        ({"seats": "four"}, "invalid_seats"),
     ],
 )
 def test_bad_game_creation(payload, code):
