@@ -310,3 +310,37 @@ def test_a_lost_notification_is_caught_by_the_recheck(game, monkeypatch):
     response, elapsed = asyncio.run(scenario())
     assert elapsed < 2
     assert [m["seq"] for m in response.json()["moves"]] == [1]
+
+
+@pytest.mark.django_db
+def test_a_wait_on_a_finished_game_answers_at_once(monkeypatch):
+    from tests.api.helpers import play_until_finished_fast
+
+    game_id, clients = start_human_game(4)
+    play_until_finished_fast(game_id, random.Random(5))
+    waited = []
+    monkeypatch.setattr(longpoll._Waiter, "wait", lambda self, timeout: waited.append(timeout))
+    last = Deal.objects.get(game_id=game_id).seq
+    response = clients[0].get(f"/api/v1/games/{game_id}/moves?since={last}&wait=30")
+    assert response.status_code == 200
+    assert response.json() == {"deal": 1, "last_seq": last, "finished": True, "moves": []}
+    assert waited == []
+
+
+@pytest.mark.django_db
+def test_history_lists_no_move_past_its_last_seq(monkeypatch):
+    # A move committed between reading the deal and reading its moves (simulated: the
+    # deal is read, then a move lands) must not be listed past `last_seq`, or a client
+    # that continues from `last_seq` receives it twice.
+    from games import selectors
+
+    game_id, clients = start_human_game(4)
+    game = selectors.game_get(game_id=game_id)
+    stale_deal = selectors.current_deal(game)
+    play_one(whose_turn(clients, game_id), game_id, random.Random(1))
+    history = selectors.deal_moves(game=game, number=None, since=0)
+    assert history.last_seq == 1
+    monkeypatch.setattr(selectors, "current_deal", lambda game: stale_deal)
+    history = selectors.deal_moves(game=game, number=None, since=0)
+    assert all(move.seq <= history.last_seq for move in history.moves)
+    assert (history.last_seq, history.moves) == (0, [])
