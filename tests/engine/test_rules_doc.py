@@ -144,8 +144,14 @@ def test_worked_example_replays_in_the_engine() -> None:
 
 
 def test_the_page_sends_no_reader_outside_the_repository() -> None:
-    for outside in ("RULES.md", "DESIGN.md", "STYLE.md", "../shared", "seeds/"):
-        assert outside not in DOC
+    """Every link and every document it names is a file of this repository."""
+    assert "../" not in DOC
     for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", DOC):
         assert not re.match(r"[a-z]+:", target), f"links out: {target}"
         assert (DOC_PATH.parent / target).is_file(), f"broken link: {target}"
+    # Compared as strings, not looked up, so a case-insensitive file system cannot hide
+    # a name that differs only in case from a document of the repository.
+    docs = sorted(path.name for path in DOC_PATH.parent.glob("*.md"))
+    known = {*docs, *(f"docs/{name}" for name in docs), *(p.name for p in ROOT.glob("*.md"))}
+    for name in re.findall(r"[\w./-]+\.md\b", DOC):
+        assert name in known, f"names a document not in the repo: {name}"
