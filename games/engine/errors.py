@@ -1,4 +1,4 @@
-"""Typed errors of the rules engine, each carrying a stable snake_case code (DESIGN.md)."""
+"""Typed errors of the rules engine, each carrying a stable snake_case code (docs/api.md)."""
 
 from __future__ import annotations
 

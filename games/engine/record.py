@@ -205,7 +205,7 @@ def _read_moves(raw: object) -> tuple[RecordMove, ...]:
                 "bad_format", f"move {index}: needs an integer seat", {"move_index": index}
             )
         if "seq" in entry and entry["seq"] != index + 1:
-            # moves carry seq from 1 with no gaps (DESIGN.md); seq is optional in a record
+            # moves carry seq from 1 with no gaps (docs/engine.md); seq is optional in a record
             raise RecordError(
                 "bad_format", f"move {index}: seq must be {index + 1}", {"move_index": index}
             )

@@ -1,8 +1,8 @@
-"""Rule options and presets of RULES.md: ``Rules.from_spec("hong-kong")`` and friends.
+"""Rule options and presets of docs/rules.md: ``Rules.from_spec("hong-kong")`` and friends.
 
-Every point where the seed documents disagree is an option; a preset is a named set of
-option values. A game stores ``rules.to_dict()`` (every option resolved), so it keeps its
-rules even if a preset's defaults change later.
+Every point where published versions of the game disagree is an option; a preset is a
+named set of option values. A game stores ``rules.to_dict()`` (every option resolved), so
+it keeps its rules even if a preset's defaults change later.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def _suit_order(value: object) -> str:
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Rules:
-    """Every option of RULES.md by its name. Build with ``Rules.from_spec``.
+    """Every option of docs/rules.md by its name. Build with ``Rules.from_spec``.
 
     >>> Rules.from_spec({"preset": "philippine", "flush_order": "suit-first"}).flush_order
     'suit-first'

@@ -1,4 +1,4 @@
-"""Scoring of a deal (RULES.md "Scoring"): ``deuces-double``, ``cards-left``, ``cards-left-tiered``.
+"""Deal scoring (docs/rules.md "Scoring"): ``deuces-double``, ``cards-left``, ``cards-left-tiered``.
 
 Points are counted at the moment the first player goes out, also with ``play_out``.
 """

@@ -77,8 +77,8 @@ def shuffle_deck(seed: bytes) -> list[Card]:
 def deal_from_seed(
     seed: bytes, rules: Rules, num_players: int
 ) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]:
-    """``(hands, set_aside)``: hands sorted, seat order = turn order (RULES.md "Players
-    and the deal")."""
+    """``(hands, set_aside)``: hands sorted, seat order = turn order (docs/rules.md
+    "Players and hands")."""
     deck = shuffle_deck(seed)
     return deal_deck(deck, rules, num_players)
 

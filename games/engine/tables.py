@@ -55,7 +55,7 @@ def straight_runs(system: str) -> list[tuple[tuple[int, ...], int]]:
 
     Ranks are 0..12 for 3..2. The deciding card is the top of the run under ``ace-low``,
     ``deuce-high`` and ``no-deuce``, and the highest-ranking card (2 high) under
-    ``hong-kong`` (RULES.md, "Straights").
+    ``hong-kong`` (docs/rules.md, "Straight systems").
     """
     ace, deuce = 11, 12
     normal = [(tuple(range(lo, lo + 5)), lo + 4) for lo in range(8)]  # 3-7 .. 10-A

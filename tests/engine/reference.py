@@ -1,4 +1,4 @@
-"""A slow, plain reference of RULES.md's combinations, written independently of the
+"""A slow, plain reference of the combinations of docs/rules.md, written independently of the
 engine's tables, for brute-force comparisons in tests."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Notation (RULES.md "Notation") and the Card value."""
+"""Notation (docs/rules.md "Writing cards") and the Card value."""
 
 from __future__ import annotations
 

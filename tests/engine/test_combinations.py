@@ -1,4 +1,4 @@
-"""Combinations and their comparison (RULES.md "Fixed points", "Straights", "Flushes")."""
+"""Combinations and their comparison (docs/rules.md "Plays", "Comparing plays")."""
 
 from __future__ import annotations
 
@@ -97,11 +97,11 @@ def test_answer_only_with_same_size() -> None:
 
 
 def test_singles_pairs_triples_rank_then_highest_suit() -> None:
-    assert beats("7D", "7H")  # the seed's example: diamonds beat hearts
+    assert beats("7D", "7H")  # the worked example: diamonds beat hearts
     assert not beats("7H", "7D")
     assert beats("8C", "7D")  # rank first
     assert beats("9C 9D", "9S 9H")  # highest suit in the play decides
-    assert beats("4C 4D", "4S 4H")  # 004's example
+    assert beats("4C 4D", "4S 4H")  # the pair with the diamond wins
     assert play("9C 9S 9D").key > play("9C 9S 9H").key
 
 
@@ -125,7 +125,7 @@ def test_four_of_a_kind_compared_by_four_only() -> None:
     assert play("5C 5D 5H 5S 3C").key == play("5C 5D 5H 5S 2D").key
 
 
-# Every straight that RULES.md lists, valid (with its position low to high) or invalid.
+# Every straight that docs/rules.md lists, valid (with its position low to high) or invalid.
 STRAIGHTS = {
     "A 2 3 4 5": {"ace-low": 0, "hong-kong": 9, "deuce-high": None, "no-deuce": None},
     "3 4 5 6 7": {"ace-low": 1, "hong-kong": 0, "deuce-high": 0, "no-deuce": 0},

@@ -1,4 +1,4 @@
-"""The rules of play, one test per rule of RULES.md (leads, tricks, passing, the end of
+"""The rules of play, one test per rule of docs/rules.md (leads, tricks, passing, the end of
 the deal, play_out, pass_locks_out, players and the deal, scoring)."""
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def code_of(state: DealState, text: str, seat: int | None = None) -> str | None:
     return None
 
 
-def test_worked_example_of_000_move_by_move() -> None:
+def test_worked_example_move_by_move() -> None:
     """Ana leads 3C; Ben 7H; Cia 7D; Dee, Ana, Ben pass; Cia leads 9H 9S; Dee JC JD;
     Ana, Ben, Cia pass; Dee leads next."""
     state = four(["3C 5S", "7H 8S", "7D 9H 9S", "JC JD"])

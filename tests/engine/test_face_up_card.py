@@ -1,4 +1,4 @@
-"""RULES.md, 3 players: the 52nd card goes face up to the holder of the opening card."""
+"""docs/rules.md, 3 players: the 52nd card goes face up to the holder of the opening card."""
 
 from __future__ import annotations
 

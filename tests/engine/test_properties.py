@@ -41,7 +41,7 @@ rules_strategy = st.builds(
 
 
 def expected_code(state: DealState, cards: tuple) -> str | None:
-    """The code RULES.md and the check order give for playing ``cards`` (a subset of the
+    """The code docs/rules.md and the check order give for playing ``cards`` (a subset of the
     hand of the seat to move), computed from the reference classifier."""
     key = reference_key(cards, state.rules)
     if key is None:

@@ -1,4 +1,4 @@
-"""Rule options and presets (RULES.md "Options and presets")."""
+"""Rule options and presets (docs/rules.md "Options", "Presets")."""
 
 from __future__ import annotations
 
