@@ -227,7 +227,14 @@ CELERY_BEAT_SCHEDULE = {
 REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            # Passed to redis-py's connection pool. Redis answers in a millisecond; an
+            # unreachable one must cost a request at most this per cache call, after
+            # which throttling fails open (pusoy_api/cache.py) instead of hanging.
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
