@@ -10,7 +10,7 @@ from knox.models import AuthToken
 
 from pusoy_api.errors import ApiError
 
-from . import selectors
+from . import login_backoff, selectors
 from .models import Player
 from .usernames import username_canonical, username_display, username_mixed_scripts
 
@@ -54,11 +54,16 @@ def player_register(*, username: str, password: str) -> tuple[Player, str]:
 
 
 def token_login(*, username: str, password: str) -> str:
+    """A token for a right name and password; raises 401, or 429 while this name is in
+    backoff after failed log-ins (checked before the password)."""
+    attempt = login_backoff.login_attempt_start(username_canonical=username_canonical(username))
     player = authenticate(username=username, password=password)
     if player is None:
+        login_backoff.login_attempt_failed(attempt=attempt)
         raise ApiError(
             "invalid_credentials", "Unknown username or wrong password.", status_code=401
         )
+    login_backoff.login_attempt_succeeded(attempt=attempt)
     return token_issue(player=player)
 
 

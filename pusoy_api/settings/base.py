@@ -156,8 +156,15 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "pusoy_api.errors.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 20,
+    # How many proxies in front of the app append to X-Forwarded-For: throttles key on
+    # the address the outermost of them saw. 0: REMOTE_ADDR only, as any client can
+    # write X-Forwarded-For itself (DRF's own default, None, trusts it).
+    "NUM_PROXIES": env.int("TRUSTED_PROXY_COUNT", default=0),
     "DEFAULT_THROTTLE_RATES": {
-        "auth": env.str("THROTTLE_AUTH", default="20/min"),
+        # Per IP. Hundreds of players can share one carrier-NAT address and each logs in
+        # once per device, so this bounds raw volume only; password guessing is slowed
+        # per username (players/login_backoff.py).
+        "auth": env.str("THROTTLE_AUTH", default="120/min"),
         "writes": env.str("THROTTLE_WRITES", default="240/min"),
     },
     "UNAUTHENTICATED_USER": None,

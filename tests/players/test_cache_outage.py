@@ -9,8 +9,9 @@ import pytest
 from django.core.cache.backends.base import BaseCache
 from django.test import override_settings
 
+from players import login_backoff
 from pusoy_api import cache as fail_open
-from tests.factories import TEST_PASSWORD
+from tests.factories import TEST_PASSWORD, PlayerFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -101,3 +102,16 @@ def test_sign_up_log_in_and_game_writes_work_while_redis_is_down(api_client, fre
     warnings = [r for r in caplog.records if r.name == "pusoy_api.cache"]
     assert len(warnings) == 1
     assert warnings[0].levelno == logging.WARNING
+
+
+@override_settings(CACHES=BROKEN)
+def test_login_backoff_fails_open(api_client, fresh_warning):
+    """With no memory of failures, every attempt is checked: none is refused."""
+    PlayerFactory(username="ana")
+    codes = [
+        api_client.post(
+            "/api/v1/auth/token", {"username": "ana", "password": "nope"}, format="json"
+        ).status_code
+        for _ in range(login_backoff.FREE_FAILURES + 2)
+    ]
+    assert codes == [401] * (login_backoff.FREE_FAILURES + 2)
