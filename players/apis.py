@@ -15,9 +15,26 @@ from pusoy_api.openapi import error_responses
 
 from . import selectors, services
 from .throttles import AuthRateThrottle
+from .usernames import username_display
 
-USERNAME_FIELD = serializers.RegexField(
-    r"^[\w.@+-]+\Z", max_length=150, help_text="Letters, digits and @ . + - _ only."
+
+class UsernameField(serializers.RegexField):
+    """Checked in the form it is stored in (NFKC): a full-width full stop (U+FF0E) is a
+    `.`, and a compatibility character that expands (U+FDFA is 18 letters) counts at its
+    expanded length."""
+
+    def to_internal_value(self, data: object) -> str:
+        return username_display(super().to_internal_value(data))
+
+
+USERNAME_FIELD = UsernameField(
+    r"^[\w.@+-]+\Z",
+    max_length=150,
+    help_text=(
+        "Letters, digits and @ . + - _ only. Names that differ only in case, width or "
+        "compatibility form are the same name; letters of different scripts may not be "
+        "mixed (docs/api.md)."
+    ),
 )
 
 

@@ -4,23 +4,65 @@ from __future__ import annotations
 
 import uuid
 
-from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.models import AbstractUser, UserManager
+from django.core.exceptions import ValidationError
 from django.db import models
+
+from .usernames import username_canonical
+
+
+class PlayerManager(UserManager):
+    """Finds a player by any spelling of their name that is the same name (`EVEX` is
+    `evex`): log-in, `createsuperuser` and fixtures all look players up through here."""
+
+    def get_by_natural_key(self, username: str) -> Player:
+        return self.get(username_canonical=username_canonical(username))
+
+    async def aget_by_natural_key(self, username: str) -> Player:
+        return await self.aget(username_canonical=username_canonical(username))
 
 
 class Player(AbstractUser):
     """A person who plays. Public id is a UUID so ids reveal nothing about sign-up order."""
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    # Derived from `username` on every save, so no way of creating a player (sign-up,
+    # admin, createsuperuser, fixtures) can skip it; unique in the database, so two
+    # spellings of one name can never both be stored. Case-folding at most doubles a
+    # name's length (`ῼ` folds to `ωι`).
+    username_canonical = models.CharField(max_length=300, editable=False)
     games_played = models.PositiveIntegerField(default=0)
     games_won = models.PositiveIntegerField(default=0)
     deals_played = models.PositiveIntegerField(default=0)
     deals_won = models.PositiveIntegerField(default=0)
     points = models.IntegerField(default=0, help_text="Sum of deal points over all games.")
 
+    objects = PlayerManager()
+
     class Meta:
         ordering = ["username"]
         indexes = [models.Index(fields=["-games_won", "-deals_won"], name="player_leaderboard")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["username_canonical"], name="player_username_canonical_unique"
+            )
+        ]
 
     def __str__(self) -> str:
         return self.username
+
+    def clean(self) -> None:
+        # Forms (the admin's) validate before saving; without this a name that only
+        # case-folding makes a twin (`STRASSE` of `straße`) would pass Django's own
+        # case-insensitive check and fail on the constraint as a 500.
+        super().clean()
+        twins = Player.objects.filter(username_canonical=username_canonical(self.username))
+        if twins.exclude(pk=self.pk).exists():
+            raise ValidationError({"username": "A player with that name already exists."})
+
+    def save(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        self.username_canonical = username_canonical(self.username)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "username" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "username_canonical"}
+        super().save(*args, **kwargs)

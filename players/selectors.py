@@ -16,3 +16,7 @@ def leaderboard() -> QuerySet[Player]:
 
 def player_get(*, player_id: object) -> Player | None:
     return Player.objects.filter(pk=player_id, is_active=True).first()
+
+
+def username_taken(*, username_canonical: str) -> bool:
+    return Player.objects.filter(username_canonical=username_canonical).exists()

@@ -10,7 +10,9 @@ from knox.models import AuthToken
 
 from pusoy_api.errors import ApiError
 
+from . import login_backoff, selectors
 from .models import Player
+from .usernames import username_canonical, username_display, username_mixed_scripts
 
 
 def token_issue(*, player: Player) -> str:
@@ -19,8 +21,19 @@ def token_issue(*, player: Player) -> str:
     return token
 
 
+def _username_taken() -> ApiError:
+    return ApiError("username_taken", "That username is taken.", status_code=409)
+
+
 @transaction.atomic
 def player_register(*, username: str, password: str) -> tuple[Player, str]:
+    username = username_display(username)
+    if scripts := username_mixed_scripts(username):
+        raise ApiError(
+            "invalid_username",
+            f"A username may not mix letters of different scripts ({', '.join(scripts)}).",
+            details={"reason": "mixed_scripts", "scripts": scripts},
+        )
     candidate = Player(username=username)
     try:
         validate_password(password, user=candidate)
@@ -30,22 +43,27 @@ def player_register(*, username: str, password: str) -> tuple[Player, str]:
             " ".join(exc.messages),
             details={"reasons": exc.messages},
         ) from exc
-    if Player.objects.filter(username__iexact=username).exists():
-        raise ApiError("username_taken", "That username is taken.", status_code=409)
+    if selectors.username_taken(username_canonical=username_canonical(username)):
+        raise _username_taken()
     try:
         with transaction.atomic():
             player = Player.objects.create_user(username=username, password=password)
-    except IntegrityError as exc:  # two sign-ups for one name at the same instant
-        raise ApiError("username_taken", "That username is taken.", status_code=409) from exc
+    except IntegrityError as exc:  # two sign-ups for one name at once: the constraint decides
+        raise _username_taken() from exc
     return player, token_issue(player=player)
 
 
 def token_login(*, username: str, password: str) -> str:
+    """A token for a right name and password; raises 401, or 429 while this name is in
+    backoff after failed log-ins (checked before the password)."""
+    attempt = login_backoff.login_attempt_start(username_canonical=username_canonical(username))
     player = authenticate(username=username, password=password)
     if player is None:
+        login_backoff.login_attempt_failed(attempt=attempt)
         raise ApiError(
             "invalid_credentials", "Unknown username or wrong password.", status_code=401
         )
+    login_backoff.login_attempt_succeeded(attempt=attempt)
     return token_issue(player=player)
 
 

@@ -1,15 +1,25 @@
-"""Request rates: sign-up and log-in are guessed at by bots; writes are bounded per player."""
+"""Request rates: sign-up and log-in are guessed at by bots; writes are bounded per player.
+
+Both keep their counts in the fail-open cache: while the cache is down they let every
+request through (and log it) rather than fail writes with 500s. The client's address is
+REMOTE_ADDR, or the address the trusted proxies saw (settings: TRUSTED_PROXY_COUNT ->
+DRF's NUM_PROXIES); a client's own X-Forwarded-For is never trusted by default.
+"""
 
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
+
+from pusoy_api.cache import FailOpenCache
 
 
 class AuthRateThrottle(AnonRateThrottle):
     """Per client IP, on register / token / logout."""
 
     scope = "auth"
+    cache = FailOpenCache()
 
 
 class WriteRateThrottle(UserRateThrottle):
     """Per player on every POST that changes a game."""
 
     scope = "writes"
+    cache = FailOpenCache()

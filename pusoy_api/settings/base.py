@@ -166,8 +166,15 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "pusoy_api.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "pusoy_api.errors.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "pusoy_api.pagination.StrictLimitOffsetPagination",
+    # How many proxies in front of the app append to X-Forwarded-For: throttles key on
+    # the address the outermost of them saw. 0: REMOTE_ADDR only, as any client can
+    # write X-Forwarded-For itself (DRF's own default, None, trusts it).
+    "NUM_PROXIES": env.int("TRUSTED_PROXY_COUNT", default=0),
     "DEFAULT_THROTTLE_RATES": {
-        "auth": env.str("THROTTLE_AUTH", default="20/min"),
+        # Per IP. Hundreds of players can share one carrier-NAT address and each logs in
+        # once per device, so this bounds raw volume only; password guessing is slowed
+        # per username (players/login_backoff.py).
+        "auth": env.str("THROTTLE_AUTH", default="120/min"),
         "writes": env.str("THROTTLE_WRITES", default="240/min"),
     },
     "UNAUTHENTICATED_USER": None,
@@ -244,7 +251,14 @@ CELERY_BEAT_SCHEDULE = {
 REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            # Passed to redis-py's connection pool. Redis answers in a millisecond; an
+            # unreachable one must cost a request at most this per cache call, after
+            # which throttling fails open (pusoy_api/cache.py) instead of hanging.
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

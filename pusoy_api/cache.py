@@ -1,0 +1,86 @@
+"""A cache accessor that fails open, for rate limits.
+
+Throttles and the login backoff keep their counters in the cache (Redis in production).
+Those counters protect the service, they are not its data: while the cache is down,
+refusing or failing every request would turn a cache outage into an outage of the whole
+API. So every operation here that hits a cache error gives the answer that lets the
+request through ("nothing recorded", "the key was free") and logs a warning, at most one
+line per `WARN_EVERY` seconds per process so an outage does not flood the log.
+
+Redis's socket timeouts (settings, CACHES) bound how long one call can wait.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from django.core.cache import caches
+
+logger = logging.getLogger(__name__)
+
+WARN_EVERY = 30.0
+
+
+class RateLimitedWarning:
+    """Logs the first failure, then at most one line per `every` seconds, counting the
+    failures it kept quiet about."""
+
+    def __init__(self, every: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.every = every
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._next_at = float("-inf")
+        self._quiet = 0
+
+    def __call__(self, operation: str, exc: Exception) -> None:
+        with self._lock:
+            now = self.clock()
+            if now < self._next_at:
+                self._quiet += 1
+                return
+            quiet, self._quiet = self._quiet, 0
+            self._next_at = now + self.every
+        logger.warning(
+            "cache unavailable (%s: %s: %s); rate limits fail open: requests go through "
+            "unthrottled (%d more cache errors since the last warning)",
+            operation,
+            type(exc).__name__,
+            exc,
+            quiet,
+        )
+
+
+warn = RateLimitedWarning(WARN_EVERY)
+
+
+class FailOpenCache:
+    """The few cache operations rate limits need, on the cache `alias`, never raising.
+
+    DRF's throttles use it as their `cache` attribute (`get`, `set`). The backend is
+    looked up on every call, so a changed CACHES setting (tests) is seen at once.
+    """
+
+    def __init__(self, alias: str = "default") -> None:
+        self.alias = alias
+
+    def _call(self, operation: str, fail_open: Any, call: Callable[[Any], Any]) -> Any:
+        try:
+            return call(caches[self.alias])
+        except Exception as exc:  # any backend error: connection, timeout, protocol
+            warn(operation, exc)
+            return fail_open
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._call("get", default, lambda cache: cache.get(key, default))
+
+    def set(self, key: str, value: Any, timeout: float | None) -> None:
+        self._call("set", None, lambda cache: cache.set(key, value, timeout))
+
+    def add(self, key: str, value: Any, timeout: float | None) -> bool:
+        """True if the key was free and is now set. Callers use it to claim something,
+        so failing open means answering True: the caller goes ahead."""
+        return self._call("add", True, lambda cache: cache.add(key, value, timeout))
