@@ -43,7 +43,9 @@ MAX_DEAL = 32767
 # --- Lobby ---------------------------------------------------------------------------
 
 
-class SeatInputSerializer(serializers.Serializer):
+class SeatSpecSerializer(serializers.Serializer):
+    """A seat asked for at creation: a human seat, or an AI of a level."""
+
     type = serializers.ChoiceField(choices=["human", "ai"])
     level = serializers.ChoiceField(
         choices=AiLevel.choices, required=False, help_text="Required for an AI seat."
@@ -59,7 +61,7 @@ class SeatListField(serializers.ListField):
     """2 to 4 seats. Anything wrong with the list is `invalid_seats`, the code the game
     service gives for the same rule, so a client sees one code however the list is bad."""
 
-    child = SeatInputSerializer()
+    child = SeatSpecSerializer()
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(min_length=2, max_length=4, **kwargs)
@@ -77,6 +79,7 @@ class SeatListField(serializers.ListField):
 
 class GameListCreateApi(GenericAPIView):
     pagination_class = StrictLimitOffsetPagination
+    request_name = "GameCreate"
 
     class FilterSerializer(serializers.Serializer):
         status = serializers.ChoiceField(choices=GameStatus.choices, required=False)
@@ -234,6 +237,7 @@ class GameStateApi(APIView):
 class MovesApi(APIView):
     """POST a move; GET the public history (long-polling with `?wait=`)."""
 
+    request_name = "Move"
     MAX_WAIT_SECONDS = 30
 
     class InputSerializer(serializers.Serializer):
@@ -405,7 +409,7 @@ class RecordVerifyApi(APIView):
                 )
             return data
 
-    class OutputSerializer(serializers.Serializer):
+    class VerdictSerializer(serializers.Serializer):
         valid = serializers.BooleanField()
         move_index = serializers.IntegerField(
             allow_null=True,
@@ -423,11 +427,11 @@ class RecordVerifyApi(APIView):
         "is legal, the result follows. Answers valid, or the first bad move and its code. "
         "Any JSON object gets a verdict; anything else is 400.",
         request={"application/json": {"type": "object", "additionalProperties": True}},
-        responses={200: OutputSerializer, **error_responses(400, 413, 415, 429, 503)},
+        responses={200: VerdictSerializer, **error_responses(400, 413, 415, 429, 503)},
         auth=[],
     )
     def post(self, request):  # type: ignore[no-untyped-def]
         record = self.InputSerializer(data=request.data)
         record.is_valid(raise_exception=True)
         verdict = verify_record(record.validated_data)
-        return Response(self.OutputSerializer(verdict.to_dict()).data)
+        return Response(self.VerdictSerializer(verdict.to_dict()).data)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth.password_validation import password_validators_help_texts
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
 from rest_framework.permissions import AllowAny
@@ -38,7 +38,9 @@ USERNAME_FIELD = UsernameField(
 )
 
 
-class PlayerOutputSerializer(serializers.Serializer):
+class PlayerSerializer(serializers.Serializer):
+    """A player's public profile and stats."""
+
     id = serializers.UUIDField()
     username = serializers.CharField()
     games_played = serializers.IntegerField()
@@ -47,6 +49,14 @@ class PlayerOutputSerializer(serializers.Serializer):
     deals_won = serializers.IntegerField()
     points = serializers.IntegerField()
     date_joined = serializers.DateTimeField()
+
+
+class AuthTokenSerializer(serializers.Serializer):
+    """A new bearer token for one device, and whose it is."""
+
+    id = serializers.UUIDField()
+    username = serializers.CharField()
+    token = serializers.CharField(help_text="Send as `Authorization: Bearer <token>`.")
 
 
 class RegisterApi(APIView):
@@ -62,15 +72,24 @@ class RegisterApi(APIView):
             help_text=" ".join(password_validators_help_texts()),
         )
 
-    class OutputSerializer(serializers.Serializer):
-        id = serializers.UUIDField()
-        username = serializers.CharField()
-        token = serializers.CharField()
-
     @extend_schema(
         operation_id="auth_register",
+        summary="Sign up",
+        description="A new player and a token for this device. Passwords go through the "
+        "password validators (`weak_password`); a name taken in any spelling is "
+        "`username_taken`.",
         request=InputSerializer,
-        responses={201: OutputSerializer, **error_responses(400, 409, 429)},
+        responses={
+            201: AuthTokenSerializer,
+            **error_responses(400, 409, 413, 415, 429, 503),
+        },
+        examples=[
+            OpenApiExample(
+                "Sign up",
+                value={"username": "ana", "password": "correct-horse-battery-staple"},
+                request_only=True,
+            )
+        ],
         auth=[],
     )
     def post(self, request):
@@ -78,7 +97,7 @@ class RegisterApi(APIView):
         data.is_valid(raise_exception=True)
         player, token = services.player_register(**data.validated_data)
         body = {"id": player.id, "username": player.username, "token": token}
-        return Response(self.OutputSerializer(body).data, status=status.HTTP_201_CREATED)
+        return Response(AuthTokenSerializer(body).data, status=status.HTTP_201_CREATED)
 
 
 class TokenApi(APIView):
@@ -90,27 +109,33 @@ class TokenApi(APIView):
         username = serializers.CharField(max_length=150)
         password = serializers.CharField(max_length=128, write_only=True)
 
-    class OutputSerializer(serializers.Serializer):
-        token = serializers.CharField()
-
     @extend_schema(
         operation_id="auth_token",
+        summary="Log in",
+        description="A new token for this device (tokens last until logout). Any spelling "
+        "of the name that is the same name logs in. After repeated failures a name is "
+        "refused for a while (429 `throttled`, `Retry-After`).",
         request=InputSerializer,
-        responses={200: OutputSerializer, **error_responses(400, 401, 429)},
+        responses={200: AuthTokenSerializer, **error_responses(400, 401, 413, 415, 429, 503)},
         auth=[],
     )
     def post(self, request):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        token = services.token_login(**data.validated_data)
-        return Response(self.OutputSerializer({"token": token}).data)
+        player, token = services.token_login(**data.validated_data)
+        body = {"id": player.id, "username": player.username, "token": token}
+        return Response(AuthTokenSerializer(body).data)
 
 
 class LogoutApi(APIView):
     throttle_classes = [AuthRateThrottle]
 
     @extend_schema(
-        operation_id="auth_logout", request=None, responses={204: None, **error_responses(401)}
+        operation_id="auth_logout",
+        summary="Log out",
+        description="Revokes the token that made this call (other devices stay logged in).",
+        request=None,
+        responses={204: None, **error_responses(401, 429, 503)},
     )
     def post(self, request):
         services.token_revoke(token=request.auth)
@@ -119,33 +144,41 @@ class LogoutApi(APIView):
 
 class MeApi(APIView):
     @extend_schema(
-        operation_id="players_me", responses={200: PlayerOutputSerializer, **error_responses(401)}
+        operation_id="players_me",
+        summary="You",
+        description="Your profile and stats.",
+        responses={200: PlayerSerializer, **error_responses(401, 503)},
     )
     def get(self, request):
-        return Response(PlayerOutputSerializer(request.user).data)
+        return Response(PlayerSerializer(request.user).data)
 
 
 class PlayerDetailApi(APIView):
     @extend_schema(
         operation_id="players_retrieve",
-        responses={200: PlayerOutputSerializer, **error_responses(401, 404)},
+        summary="A player",
+        description="A player's public profile and stats.",
+        responses={200: PlayerSerializer, **error_responses(401, 404, 503)},
     )
     def get(self, request, player_id):
         player = selectors.player_get(player_id=player_id)
         if player is None:
             raise ApiError("not_found", "No such player.", status_code=404)
-        return Response(PlayerOutputSerializer(player).data)
+        return Response(PlayerSerializer(player).data)
 
 
 class LeaderboardApi(ListAPIView):
-    serializer_class = PlayerOutputSerializer
+    serializer_class = PlayerSerializer
 
     def get_queryset(self):
         return selectors.leaderboard()
 
     @extend_schema(
         operation_id="leaderboard",
-        responses={200: PlayerOutputSerializer(many=True), **error_responses(401)},
+        summary="The leaderboard",
+        description="Players who have finished a game, best first: games won, then deals "
+        "won, then points.",
+        responses={200: PlayerSerializer(many=True), **error_responses(400, 401, 503)},
     )
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)

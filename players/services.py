@@ -53,7 +53,7 @@ def player_register(*, username: str, password: str) -> tuple[Player, str]:
     return player, token_issue(player=player)
 
 
-def token_login(*, username: str, password: str) -> str:
+def token_login(*, username: str, password: str) -> tuple[Player, str]:
     """A token for a right name and password; raises 401, or 429 while this name is in
     backoff after failed log-ins (checked before the password)."""
     attempt = login_backoff.login_attempt_start(username_canonical=username_canonical(username))
@@ -64,7 +64,7 @@ def token_login(*, username: str, password: str) -> str:
             "invalid_credentials", "Unknown username or wrong password.", status_code=401
         )
     login_backoff.login_attempt_succeeded(attempt=attempt)
-    return token_issue(player=player)
+    return player, token_issue(player=player)
 
 
 def token_revoke(*, token: AuthToken) -> None:

@@ -43,13 +43,18 @@ def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
 
 
 class AutoSchema(BaseAutoSchema):
-    """Names a view's nested `InputSerializer`/`OutputSerializer` after the view
-    (`RegisterApi.InputSerializer` -> `RegisterInput`), so HackSoft-style nested
-    serializers do not collide in the schema's components."""
+    """Names HackSoft-style nested serializers after their view, so they neither collide
+    nor read twice: `RegisterApi.InputSerializer` is `Register` (with the split request
+    components, `RegisterRequest`), a view's `request_name` overrides that, and any other
+    nested serializer is the view's name and its own (`RecordVerifyApi.OutputSerializer`
+    -> `RecordVerifyOutput`)."""
 
     def get_serializer_name(self, serializer, direction):  # type: ignore[no-untyped-def]
         cls = serializer if isinstance(serializer, type) else type(serializer)
         outer, _, inner = cls.__qualname__.rpartition(".")
-        if outer:
-            return outer.removesuffix("Api") + inner.removesuffix("Serializer")
-        return super().get_serializer_name(serializer, direction)
+        if not outer:
+            return super().get_serializer_name(serializer, direction)
+        view_name = outer.removesuffix("Api")
+        if inner == "InputSerializer":
+            return getattr(self.view, "request_name", view_name)
+        return view_name + inner.removesuffix("Serializer")

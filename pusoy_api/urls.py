@@ -6,14 +6,40 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 
 from .health import healthz
 
+
+def same_origin_only(view):  # type: ignore[no-untyped-def]
+    """The docs pages may load nothing from anywhere but this server: the page's own
+    scripts and styles (some inline), the schema, and images from here or data: URLs.
+    Bundled third-party pages otherwise reach for CDNs (fonts, a vendor logo)."""
+
+    def wrapped(request, *args, **kwargs):  # type: ignore[no-untyped-def]
+        response = view(request, *args, **kwargs)
+        response["Content-Security-Policy"] = (
+            "default-src 'self'; script-src 'self' 'unsafe-inline'; "
+            "style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; "
+            "worker-src 'self' blob:; connect-src 'self'"
+        )
+        return response
+
+    return wrapped
+
+
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("api/v1/", include("players.urls")),
     path("api/v1/", include("games.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
-    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
+    path(
+        "api/docs/",
+        same_origin_only(SpectacularSwaggerView.as_view(url_name="schema")),
+        name="swagger-ui",
+    ),
+    path(
+        "api/redoc/",
+        same_origin_only(SpectacularRedocView.as_view(url_name="schema")),
+        name="redoc",
+    ),
 ]
 
 handler404 = "pusoy_api.errors.json_404"

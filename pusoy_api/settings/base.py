@@ -75,7 +75,8 @@ ASGI_APPLICATION = "pusoy_api.asgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [],
+        # Project templates (overrides of third-party pages, e.g. the API docs).
+        "DIRS": [BASE_DIR / "pusoy_api" / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [

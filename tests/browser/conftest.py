@@ -1,0 +1,59 @@
+"""A real Chromium (Debian's package) driven by Playwright, for pages served by the app.
+
+Playwright's own browser download cannot be reached here, so it drives the system's
+`chromium` (`.ci/run` installs it when missing).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+from tests.conftest import REQUIRE_SERVICES
+
+# Chromium, run as root in a container with a closed network: no sandbox, and none of
+# its own background traffic (which the closed network would refuse, noisily).
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    executable = shutil.which("chromium")
+    if executable is None:
+        if REQUIRE_SERVICES:
+            pytest.fail("chromium is not installed and PUSOY_REQUIRE_SERVICES=1")
+        pytest.skip("chromium not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API keeps an event loop in this thread while it runs, and
+    # Django refuses database calls from a thread with a running loop. The tests'
+    # database calls never run inside that loop, so that guard does not apply here.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=executable, headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context()
+    page = context.new_page()
+    try:
+        yield page
+    finally:
+        context.close()
