@@ -71,12 +71,15 @@ def test_malformed_json_is_a_400_with_a_code(api_client):
 
 
 def test_login_issues_a_new_token_and_refuses_a_wrong_password(api_client):
-    register(api_client)
+    registered = register(api_client).json()
     ok = api_client.post(
         "/api/v1/auth/token", {"username": "ana", "password": PASSWORD}, format="json"
     )
     assert ok.status_code == 200
-    assert ok.json()["token"]
+    # The same shape as sign-up: a client learns its own id from either.
+    assert set(ok.json()) == {"id", "username", "token"}
+    assert (ok.json()["id"], ok.json()["username"]) == (registered["id"], "ana")
+    assert ok.json()["token"] != registered["token"]
     bad = api_client.post(
         "/api/v1/auth/token", {"username": "ana", "password": "nope"}, format="json"
     )
