@@ -86,9 +86,9 @@ def _untyped(schema: dict, where: str):
     keys = set(schema) - {"description", "readOnly", "writeOnly", "nullable", "title"}
     if not keys & {"type", "$ref", "oneOf", "allOf", "anyOf", "enum"}:
         yield where
-    if schema.get("type") == "object" and schema.get("additionalProperties") not in (None, False):
-        if not schema.get("properties"):
-            yield where + " (free-form object)"
+    free_form = schema.get("additionalProperties") not in (None, False)
+    if schema.get("type") == "object" and free_form and not schema.get("properties"):
+        yield where + " (free-form object)"
     for name, sub in schema.get("properties", {}).items():
         yield from _untyped(sub, f"{where}.{name}")
     if "items" in schema:
@@ -117,9 +117,10 @@ def test_constraints_are_in_the_schema(client):
     games = _schema(client)["paths"]["/api/v1/games"]["get"]
     limit = next(p for p in games["parameters"] if p["name"] == "limit")
     assert (limit["schema"]["minimum"], limit["schema"]["maximum"]) == (1, 100)
-    assert "PaginatedGameList" in games["responses"]["200"]["content"]["application/json"][
-        "schema"
-    ]["$ref"]
+    assert (
+        "PaginatedGameList"
+        in games["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
+    )
 
 
 def test_every_write_documents_its_body_errors_and_outages(client):

@@ -2,13 +2,7 @@
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.settings_probe import probe, settings_under
 
 PROBE = """
 import json, django
@@ -25,22 +19,8 @@ print(json.dumps({
 """
 
 
-def _probe(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    base = {k: v for k, v in os.environ.items() if k in {"PATH", "HOME", "LANG", "TMPDIR"}}
-    base["DJANGO_SETTINGS_MODULE"] = "pusoy_api.settings.base"
-    return subprocess.run(
-        [sys.executable, "-c", PROBE], cwd=ROOT, env={**base, **env}, capture_output=True, text=True
-    )
-
-
-def _settings_under(env: dict[str, str]) -> dict:
-    out = _probe(env)
-    assert out.returncode == 0, out.stderr
-    return json.loads(out.stdout.strip().splitlines()[-1])
-
-
 def test_without_secret_key_or_dev_mode_start_up_fails_saying_why():
-    out = _probe({"DATABASE_URL": "postgres://u:p@db:5432/pusoy"})
+    out = probe(PROBE, {"DATABASE_URL": "postgres://u:p@db:5432/pusoy"})
     assert out.returncode != 0
     error = out.stderr
     assert "ImproperlyConfigured: SECRET_KEY is not set" in error
@@ -48,7 +28,7 @@ def test_without_secret_key_or_dev_mode_start_up_fails_saying_why():
 
 
 def test_dev_mode_alone_falls_back_to_sqlite_and_in_process_ai():
-    found = _settings_under({"DEV_MODE": "1"})
+    found = settings_under(PROBE, {"DEV_MODE": "1"})
     assert found["engine"] == "django.db.backends.sqlite3"
     assert found["name"].endswith("db.sqlite3")
     assert found["eager"] is True
@@ -57,12 +37,13 @@ def test_dev_mode_alone_falls_back_to_sqlite_and_in_process_ai():
 
 
 def test_configured_environment_uses_postgres_and_workers():
-    found = _settings_under(
+    found = settings_under(
+        PROBE,
         {
             "SECRET_KEY": "x" * 60,
             "DATABASE_URL": "postgres://u:p@db:5432/pusoy",
             "CELERY_BROKER_URL": "redis://redis:6379/0",
-        }
+        },
     )
     assert found["engine"] == "django.db.backends.postgresql"
     assert found["eager"] is False

@@ -2,13 +2,7 @@
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.settings_probe import settings_under
 
 PROBE = """
 import json
@@ -22,13 +16,7 @@ print(json.dumps({
 
 
 def _settings_under(env: dict[str, str]) -> dict:
-    base = {k: v for k, v in os.environ.items() if k in {"PATH", "HOME", "LANG", "TMPDIR"}}
-    base["DJANGO_SETTINGS_MODULE"] = "pusoy_api.settings.base"
-    out = subprocess.run(
-        [sys.executable, "-c", PROBE],
-        cwd=ROOT, env={**base, **env}, capture_output=True, text=True, check=True,
-    )  # fmt: skip
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return settings_under(PROBE, {"DEV_MODE": "1", **env})
 
 
 def test_forwarded_for_is_not_trusted_by_default_and_redis_calls_time_out():
