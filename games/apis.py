@@ -21,7 +21,14 @@ from rest_framework.views import APIView
 
 from games import idempotency, selectors, services
 from games.engine import verify_record
-from games.models import AiLevel, GameStatus, MoveAction
+from games.inputs import (
+    MAX_SEQ,
+    MOVE_REQUEST_SCHEMA,
+    MoveInputSerializer,
+    RulesSpecField,
+    SeatListField,
+)
+from games.models import GameStatus
 from games.serializers import (
     GameDetailSerializer,
     GameSerializer,
@@ -30,51 +37,15 @@ from games.serializers import (
     PlayerStateSerializer,
     RecordSerializer,
     ReplaySerializer,
-    RulesSpecField,
 )
 from players.throttles import WriteRateThrottle
-from pusoy_api.errors import ApiError
+from pusoy_api.fields import QueryBooleanField, QueryIntegerField, StrictIntegerField
 from pusoy_api.openapi import error_responses
 from pusoy_api.pagination import StrictLimitOffsetPagination
 
-MAX_SEQ = 2**31 - 1
 MAX_DEAL = 32767
 
 # --- Lobby ---------------------------------------------------------------------------
-
-
-class SeatSpecSerializer(serializers.Serializer):
-    """A seat asked for at creation: a human seat, or an AI of a level."""
-
-    type = serializers.ChoiceField(choices=["human", "ai"])
-    level = serializers.ChoiceField(
-        choices=AiLevel.choices, required=False, help_text="Required for an AI seat."
-    )
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if attrs["type"] == "ai" and not attrs.get("level"):
-            raise serializers.ValidationError({"level": "An AI seat needs a level."})
-        return attrs
-
-
-class SeatListField(serializers.ListField):
-    """2 to 4 seats. Anything wrong with the list is `invalid_seats`, the code the game
-    service gives for the same rule, so a client sees one code however the list is bad."""
-
-    child = SeatSpecSerializer()
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(min_length=2, max_length=4, **kwargs)
-
-    def run_validation(self, data: Any = serializers.empty) -> Any:
-        try:
-            return super().run_validation(data)
-        except serializers.ValidationError as exc:
-            raise ApiError(
-                "invalid_seats",
-                "seats must list 2 to 4 seats, each human or an AI with a level.",
-                details={"seats": exc.detail},
-            ) from exc
 
 
 class GameListCreateApi(GenericAPIView):
@@ -83,26 +54,26 @@ class GameListCreateApi(GenericAPIView):
 
     class FilterSerializer(serializers.Serializer):
         status = serializers.ChoiceField(choices=GameStatus.choices, required=False)
-        mine = serializers.BooleanField(required=False, default=False)
-        my_turn = serializers.BooleanField(required=False, default=False)
+        mine = QueryBooleanField(required=False, default=False)
+        my_turn = QueryBooleanField(required=False, default=False)
 
     class InputSerializer(serializers.Serializer):
-        rules = RulesSpecField(required=False, default=None)
+        rules = RulesSpecField(required=False, default=None, allow_null=True)
         seats = SeatListField(
             help_text='2 to 4 seats, e.g. [{"type": "human"}, {"type": "ai", "level": '
             '"expert"}]; the creator takes the first human seat.'
         )
-        target_deals = serializers.IntegerField(
+        target_deals = StrictIntegerField(
             min_value=1, max_value=100, required=False, help_text="Deals in the match."
         )
-        target_score = serializers.IntegerField(
+        target_score = StrictIntegerField(
             min_value=1,
             max_value=10000,
             required=False,
             help_text="The match ends when a seat reaches this score. Without either target "
             "the match is one deal.",
         )
-        turn_timeout = serializers.IntegerField(
+        turn_timeout = StrictIntegerField(
             min_value=10,
             max_value=30 * 24 * 3600,
             required=False,
@@ -135,7 +106,7 @@ class GameListCreateApi(GenericAPIView):
         "human seat; the game starts (shuffle, deal, seed commitment published) when every "
         "human seat is taken, at once when the others are AI.",
         request=InputSerializer,
-        responses={201: GameSerializer, **error_responses(400, 401, 413, 415, 429, 503)},
+        responses={201: GameSerializer, **error_responses(400, 401, 413, 415, 422, 429, 503)},
         examples=[
             OpenApiExample(
                 "Against three AI players",
@@ -196,7 +167,7 @@ class GameJoinApi(APIView):
     throttle_classes = [WriteRateThrottle]
 
     class InputSerializer(serializers.Serializer):
-        seat = serializers.IntegerField(
+        seat = StrictIntegerField(
             required=False, min_value=0, max_value=3, help_text="A free seat; default: the first."
         )
 
@@ -205,7 +176,10 @@ class GameJoinApi(APIView):
         summary="Take a seat",
         description="Take a free human seat of a waiting game; the last one starts it.",
         request=InputSerializer,
-        responses={200: GameSerializer, **error_responses(400, 401, 404, 409, 413, 415, 429, 503)},
+        responses={
+            200: GameSerializer,
+            **error_responses(400, 401, 404, 409, 413, 415, 422, 429, 503),
+        },
     )
     def post(self, request, game_id):  # type: ignore[no-untyped-def]
         data = self.InputSerializer(data=request.data)
@@ -240,32 +214,11 @@ class MovesApi(APIView):
     request_name = "Move"
     MAX_WAIT_SECONDS = 30
 
-    class InputSerializer(serializers.Serializer):
-        action = serializers.ChoiceField(choices=MoveAction.choices)
-        cards = serializers.ListField(
-            child=serializers.CharField(max_length=64, allow_blank=True),
-            required=False,
-            max_length=13 * 4,
-            help_text='The cards to play: "3C", "TD", "10d", "2♦" are all accepted. '
-            "Needed for a play; empty or absent for a pass.",
-        )
-        expected_seq = serializers.IntegerField(
-            required=False,
-            min_value=0,
-            max_value=MAX_SEQ,
-            help_text="Refuse with 409 stale_seq unless this is the last move's seq.",
-        )
-
-        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-            if attrs["action"] == "play" and "cards" not in attrs:
-                raise serializers.ValidationError({"cards": "A play needs cards."})
-            return attrs
-
     class FilterSerializer(serializers.Serializer):
-        deal = serializers.IntegerField(
+        deal = QueryIntegerField(
             required=False, min_value=1, max_value=MAX_DEAL, help_text="Default: the current."
         )
-        since = serializers.IntegerField(
+        since = QueryIntegerField(
             required=False,
             min_value=0,
             max_value=MAX_SEQ,
@@ -291,7 +244,7 @@ class MovesApi(APIView):
         "a refused move changes nothing. With `expected_seq` the move applies only if "
         "nobody moved since you looked. With an `Idempotency-Key` header a retry returns "
         "the first answer, byte for byte, and applies nothing twice.",
-        request=InputSerializer,
+        request=MOVE_REQUEST_SCHEMA,
         parameters=[
             OpenApiParameter(
                 idempotency.HEADER,
@@ -313,7 +266,7 @@ class MovesApi(APIView):
         ],
     )
     def post(self, request, game_id):  # type: ignore[no-untyped-def]
-        data = self.InputSerializer(data=request.data)
+        data = MoveInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
 
         def submit() -> Response:
@@ -374,7 +327,7 @@ class DealRecordApi(APIView):
 
 class DealReplayApi(APIView):
     class FilterSerializer(serializers.Serializer):
-        at = serializers.IntegerField(
+        at = QueryIntegerField(
             required=False, min_value=0, max_value=MAX_SEQ, help_text="Default: the last move."
         )
 
@@ -396,6 +349,8 @@ class DealReplayApi(APIView):
 
 
 class RecordVerifyApi(APIView):
+    # Public: a token is neither needed nor looked at (a stale one is no reason to refuse).
+    authentication_classes: list[type] = []
     permission_classes = [AllowAny]
     throttle_classes = [WriteRateThrottle]
 

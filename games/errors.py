@@ -5,11 +5,12 @@ from __future__ import annotations
 from games.engine import EngineError
 from pusoy_api.errors import ApiError
 
-# Malformed input is 400; a well-formed move the rules refuse is 422; a move that
-# collides with the game's state (turn, sequence, lifecycle) is 409.
+# Input the schema refuses is 400; a well-formed request the rules refuse is 422 (two
+# spellings of one card, "TD" and "10d", fit the schema and are still a duplicate); a move
+# that collides with the game's state (turn, sequence, lifecycle) is 409.
 STATUS_BY_CODE: dict[str, int] = {
     "invalid_card": 400,
-    "duplicate_cards": 400,
+    "duplicate_cards": 422,
     "invalid_rules": 400,
     "not_a_combination": 422,
     "cards_not_in_hand": 422,

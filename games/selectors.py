@@ -279,7 +279,10 @@ def deal_replay(*, game: Game, number: int, at: int | None) -> Replay:
         at = full.seq
     if not 0 <= at <= full.seq:
         raise ApiError(
-            "invalid_seq", f"at must be between 0 and {full.seq}.", details={"last_seq": full.seq}
+            "invalid_seq",
+            f"at must be between 0 and {full.seq}.",
+            status_code=404,
+            details={"last_seq": full.seq},
         )
     replay = DealState.new(
         Rules.from_dict(game.rules), deal.hands, leader=deal.leader, set_aside=deal.set_aside

@@ -39,47 +39,6 @@ class CardListField(serializers.ListField):
 
 # --- Rules ---------------------------------------------------------------------------
 
-_RULE_OPTIONS_SCHEMA: dict[str, Any] = {
-    "suit_order": {"type": "string", "enum": SUIT_ORDERS, "description": "Suits, low to high."},
-    "opening_card": {"type": "string", "pattern": CARD_PATTERN},
-    "straights": {"type": "string", "enum": list(STRAIGHT_SYSTEMS)},
-    "flush_order": {"type": "string", "enum": list(FLUSH_ORDERS)},
-    "scoring": {"type": "string", "enum": list(SCORINGS)},
-    "play_out": {"type": "boolean"},
-    "pass_locks_out": {"type": "boolean"},
-    "leftover": {"type": "string", "enum": list(LEFTOVERS)},
-    "hand_size": {"type": "integer", "enum": list(HAND_SIZES)},
-    "triples": {"type": "boolean"},
-}
-
-
-@extend_schema_field(
-    {
-        "oneOf": [
-            {"type": "string", "enum": list(PRESETS), "description": "A preset by name."},
-            {
-                "type": "object",
-                "description": "A preset (default `philippine`) with options overridden.",
-                "properties": {
-                    "preset": {"type": "string", "enum": list(PRESETS)},
-                    **_RULE_OPTIONS_SCHEMA,
-                },
-                "additionalProperties": False,
-            },
-        ],
-        "nullable": True,
-        "description": (
-            "The rules: a preset name, or a preset with options overridden; null or absent "
-            "means `philippine`. docs/rules.md explains every option. Checked by the rules "
-            "engine: an unknown preset, option or value is `invalid_rules`, "
-            "`details.option` naming it."
-        ),
-        "example": {"preset": "philippine", "flush_order": "suit-first"},
-    }
-)
-class RulesSpecField(serializers.JSONField):
-    """Passed to the engine as given: the engine is the one judge of a rules spec."""
-
 
 class RulesSerializer(serializers.Serializer):
     """Every option, resolved: a game keeps these rules even if a preset changes later."""

@@ -66,7 +66,11 @@ def game_create(
         raise ApiError("invalid_seats", "A game has 2 to 4 seats.", details={"seats": len(seats)})
     humans = [i for i, spec in enumerate(seats) if spec.type == "human"]
     if not humans:
-        raise ApiError("invalid_seats", "At least one seat must be human (the creator's).")
+        raise ApiError(
+            "no_human_seat",
+            "At least one seat must be human (the creator's).",
+            status_code=422,
+        )
     for spec in seats:
         if spec.type == "ai" and spec.level not in AiLevel.values:
             raise ApiError(
@@ -116,7 +120,10 @@ def game_join(*, game_id: uuid.UUID, player: Player, seat: int | None = None) ->
     else:
         if not 0 <= seat < len(seats):
             raise ApiError(
-                "invalid_seat", f"Seats are 0 to {len(seats) - 1}.", details={"seat": seat}
+                "invalid_seat",
+                f"Seats are 0 to {len(seats) - 1}.",
+                status_code=422,
+                details={"seat": seat},
             )
         chosen = seats[seat]
         if chosen.is_ai or chosen.player_id is not None:

@@ -81,7 +81,7 @@ class RegisterApi(APIView):
         request=InputSerializer,
         responses={
             201: AuthTokenSerializer,
-            **error_responses(400, 409, 413, 415, 429, 503),
+            **error_responses(400, 409, 413, 415, 422, 429, 503),
         },
         examples=[
             OpenApiExample(

@@ -32,6 +32,7 @@ def player_register(*, username: str, password: str) -> tuple[Player, str]:
         raise ApiError(
             "invalid_username",
             f"A username may not mix letters of different scripts ({', '.join(scripts)}).",
+            status_code=422,
             details={"reason": "mixed_scripts", "scripts": scripts},
         )
     candidate = Player(username=username)
@@ -41,6 +42,7 @@ def player_register(*, username: str, password: str) -> tuple[Player, str]:
         raise ApiError(
             "weak_password",
             " ".join(exc.messages),
+            status_code=422,
             details={"reasons": exc.messages},
         ) from exc
     if selectors.username_taken(username_canonical=username_canonical(username)):

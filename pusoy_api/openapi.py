@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.openapi import AutoSchema as BaseAutoSchema
 from drf_spectacular.utils import OpenApiResponse, inline_serializer
 from rest_framework import serializers
@@ -21,14 +23,17 @@ ErrorSerializer = inline_serializer(
 )
 
 _DESCRIPTIONS = {
-    400: "Invalid input (`invalid_input`, `malformed_request`, card or combination codes).",
+    400: "The request is not what the schema describes (`invalid_input`, "
+    "`malformed_request`, `invalid_card`, `invalid_rules`, `invalid_seats`).",
     401: "Missing or bad token (`not_authenticated`, `authentication_failed`).",
     403: "Not allowed (`not_a_participant`, `permission_denied`).",
     404: "No such resource (`not_found`).",
     409: "Conflict with the current state (`not_your_turn`, `stale_seq`, `seat_taken`, ...).",
     413: "The body is larger than the server accepts (`payload_too_large`).",
     415: "The body is not `application/json` (`unsupported_media_type`).",
-    422: "Well-formed but refused (illegal move codes, `idempotency_key_reused`).",
+    422: "Well-formed (the schema allows it) but the rules refuse it: illegal moves, "
+    "`duplicate_cards`, `no_human_seat`, `invalid_seat`, `weak_password`, "
+    "`invalid_username`, `idempotency_key_reused`.",
     429: "Too many requests (`throttled`; `details.retry_after` and `Retry-After` in seconds).",
     503: "A backing service (the database) is unreachable (`service_unavailable`); retry "
     "after the `Retry-After` header's seconds.",
@@ -58,3 +63,43 @@ class AutoSchema(BaseAutoSchema):
         if inner == "InputSerializer":
             return getattr(self.view, "request_name", view_name)
         return view_name + inner.removesuffix("Serializer")
+
+
+# OpenAPI links: how the answer of one operation feeds the next (a generated client can
+# follow them; a stateful fuzzer walks them from a new game to its moves and records).
+_GAME_ID = "$response.body#/id"
+_LINKS: dict[tuple[str, str], dict[str, dict[str, Any]]] = {
+    ("auth_register", "201"): {
+        "GetPlayer": {"operationId": "players_retrieve", "parameters": {"player_id": _GAME_ID}},
+    },
+    **{
+        (source, status): {
+            name: {"operationId": target, "parameters": {"game_id": _GAME_ID}}
+            for name, target in (
+                ("GetGame", "games_retrieve"),
+                ("GetState", "games_state"),
+                ("JoinGame", "games_join"),
+                ("MakeMove", "games_moves_create"),
+                ("ListMoves", "games_moves_list"),
+            )
+        }
+        for source, status in (("games_create", "201"), ("games_join", "200"))
+    },
+    ("games_retrieve", "200"): {
+        name: {
+            "operationId": target,
+            "parameters": {"game_id": _GAME_ID, "number": "$response.body#/deals/0/number"},
+        }
+        for name, target in (("GetRecord", "games_deal_record"), ("GetReplay", "games_deal_replay"))
+    },
+}
+
+
+def add_links(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
+    """drf-spectacular post-processing hook: the links above, on their responses."""
+    for item in result.get("paths", {}).values():
+        for operation in item.values():
+            for (operation_id, status), links in _LINKS.items():
+                if operation.get("operationId") == operation_id:
+                    operation["responses"][status]["links"] = links
+    return result

@@ -7,6 +7,7 @@ The suit number is identity only: which suit is higher is a rule option (``suit_
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -19,6 +20,11 @@ _RANK_OF = {ch: i for i, ch in enumerate(RANKS)}
 _RANK_OF["10"] = RANKS.index("T")
 _SUIT_OF = {ch: i for i, ch in enumerate(SUITS)}
 _SUIT_OF.update({"♣": 0, "♠": 1, "♥": 2, "♦": 3, "♧": 0, "♤": 1, "♡": 2, "♢": 3})
+# Every spelling of a card the engine reads, and nothing else: a rank (10 for T, any
+# case), then a suit letter (any case) or symbol (an emoji variation selector allowed).
+# Published as is in the API schema, so the schema and the parser cannot disagree.
+CARD_INPUT_PATTERN = "^(10|[2-9TJQKAtjqka])([CSHDcshd]|[♣♠♥♦♧♤♡♢]\ufe0f?)$"
+_CARD_INPUT = re.compile(CARD_INPUT_PATTERN)
 
 
 @dataclass(frozen=True, slots=True, order=True, repr=False)
@@ -46,12 +52,11 @@ class Card:
             return text
         if not isinstance(text, str):
             raise InvalidMoveError("invalid_card", f"not a card: {text!r}", {"card": repr(text)})
-        cleaned = text.strip().replace("\ufe0f", "").upper()
-        rank = _RANK_OF.get(cleaned[:-1])
-        suit = _SUIT_OF.get(cleaned[-1:])
-        if rank is None or suit is None:
+        found = _CARD_INPUT.fullmatch(text)
+        if found is None:
             raise InvalidMoveError("invalid_card", f"not a card: {text!r}", {"card": text})
-        return CARDS[rank * 4 + suit]
+        rank, suit = found.group(1).upper(), found.group(2)[0].upper()
+        return CARDS[_RANK_OF[rank] * 4 + _SUIT_OF[suit]]
 
     @classmethod
     def from_index(cls, index: int) -> Card:

@@ -205,6 +205,18 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
+    # Enum components by meaning, where several fields share a name ("action", "type").
+    "ENUM_NAME_OVERRIDES": {
+        "MoveActionEnum": "games.models.MoveAction",
+        "PlayActionEnum": ["play"],
+        "PassActionEnum": ["pass"],
+        "HumanSeatTypeEnum": ["human"],
+        "AiSeatTypeEnum": ["ai"],
+    },
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "pusoy_api.openapi.add_links",
+    ],
 }
 
 # --- Celery -------------------------------------------------------------------------

@@ -66,9 +66,11 @@ def test_cannot_pass_on_lead(game):
         (["3X"], 400, "invalid_card"),
         ([""], 400, "invalid_card"),
         ([3], 400, "invalid_card"),
-        (["3C", "3c"], 400, "duplicate_cards"),
-        (["3C", "3♣"], 400, "duplicate_cards"),
-        ([], 422, "not_a_combination"),
+        (["3C", "3c"], 422, "duplicate_cards"),
+        (["3C", "3♣"], 422, "duplicate_cards"),
+        (["TD", "10d"], 422, "duplicate_cards"),
+        ([" 3C"], 400, "invalid_card"),
+        ([], 400, "invalid_input"),  # the schema: a play has 1 to 17 cards
     ],
 )
 def test_malformed_cards(game, cards, status, code):
@@ -184,7 +186,6 @@ def test_unknown_game_is_404():
         ({"seats": []}, "invalid_seats"),
         ({"seats": [{"type": "human"}] * 5}, "invalid_seats"),
         ({}, "invalid_seats"),
-        ({"seats": [{"type": "ai", "level": "expert"}] * 2}, "invalid_seats"),
         ({"seats": [{"type": "human"}, {"type": "ai"}]}, "invalid_seats"),
         ({"seats": [{"type": "human"}, {"type": "ai", "level": "god"}]}, "invalid_seats"),
         ({"seats": [{"type": "human"}] * 2, "rules": "nope"}, "invalid_rules"),
@@ -199,6 +200,17 @@ def test_bad_game_creation(payload, code):
     response = ana.post("/api/v1/games", payload, format="json")
     assert response.status_code == 400, response.json()
     assert response.json()["error"]["code"] == code
+    assert not Game.objects.exists()
+
+
+def test_a_game_with_no_seat_for_its_creator_is_refused_by_the_rules():
+    # Well-formed (the schema allows two AI seats), refused by a rule: 422.
+    ana = client_for("ana")
+    response = ana.post(
+        "/api/v1/games", {"seats": [{"type": "ai", "level": "expert"}] * 2}, format="json"
+    )
+    assert response.status_code == 422, response.json()
+    assert response.json()["error"]["code"] == "no_human_seat"
     assert not Game.objects.exists()
 
 

@@ -96,7 +96,7 @@ def test_replay_at_each_seq(finished):
     assert middle["state"]["seq"] == 5
     assert len(middle["moves"]) == 5
     too_far = clients[0].get(f"/api/v1/games/{game_id}/deals/1/replay?at={deal.seq + 1}")
-    assert too_far.status_code == 400
+    assert too_far.status_code == 404
     assert too_far.json()["error"]["code"] == "invalid_seq"
     missing = clients[0].get(f"/api/v1/games/{game_id}/deals/9/replay")
     assert missing.status_code == 404

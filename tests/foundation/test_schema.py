@@ -76,7 +76,7 @@ def test_every_operation_has_a_summary_and_a_description(client):
 def test_component_names_read_once(client):
     names = _schema(client)["components"]["schemas"]
     assert not [n for n in names if "RequestRequest" in n or "InputRequest" in n]
-    assert {"GameCreateRequest", "MoveRequest", "SeatSpecRequest", "AuthToken"} <= set(names)
+    assert {"GameCreateRequest", "MoveSubmitRequest", "SeatSpecRequest", "AuthToken"} <= set(names)
 
 
 def _untyped(schema: dict, where: str):

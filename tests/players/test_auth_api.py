@@ -39,7 +39,7 @@ def test_tokens_are_stored_only_as_hashes(api_client):
 
 def test_register_refuses_a_weak_password_with_a_code(api_client):
     response = register(api_client, password="123")
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert response.json()["error"]["code"] == "weak_password"
     assert not Player.objects.exists()
 
@@ -145,7 +145,7 @@ def test_auth_endpoints_are_throttled_with_the_envelope(api_client, monkeypatch)
     monkeypatch.setattr(AuthRateThrottle, "THROTTLE_RATES", {"auth": "3/min"})
     cache.clear()
     codes = [register(api_client, f"user{i}", "x").status_code for i in range(3)]
-    assert codes == [400, 400, 400]
+    assert codes == [422, 422, 422]
     throttled = register(api_client, "user4", PASSWORD)
     assert throttled.status_code == 429
     error = throttled.json()["error"]

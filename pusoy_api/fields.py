@@ -1,0 +1,57 @@
+"""Input fields that take exactly what the API schema says, no more.
+
+DRF's fields are forgiving: a JSON body's `"seat": "2"` or `2.0` is read as 2, `0` is
+read as the string "0", and a query's `mine=yes` or `mine=1` as true. A client built from
+the schema sends none of these; accepting them anyway makes the schema a lie (a request
+it calls invalid is served) and lets type mistakes in clients go unnoticed. These fields
+refuse, with 400 `invalid_input`, whatever the schema does not allow.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+_QUERY_INTEGER = re.compile(r"-?[0-9]+")
+
+
+class StrictCharField(serializers.CharField):
+    """A JSON string (a number is not one)."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """A JSON integer (not a string of digits, a float or a boolean)."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class QueryIntegerField(serializers.IntegerField):
+    """A query parameter written as an integer: digits, an optional minus sign."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if not isinstance(data, str) or not _QUERY_INTEGER.fullmatch(data):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+@extend_schema_field({"type": "boolean"})
+class QueryBooleanField(serializers.BooleanField):
+    """A query parameter written `true` or `false`, as the schema's boolean says."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if isinstance(data, bool):  # absent from the query: DRF gives the default as is
+            return data
+        if data not in ("true", "false"):
+            self.fail("invalid", input=data)
+        return data == "true"
