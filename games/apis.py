@@ -10,7 +10,6 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.generics import GenericAPIView
@@ -39,7 +38,12 @@ from games.serializers import (
     ReplaySerializer,
 )
 from players.throttles import WriteRateThrottle
-from pusoy_api.fields import QueryBooleanField, QueryIntegerField, StrictIntegerField
+from pusoy_api.fields import (
+    QueryBooleanField,
+    QueryIntegerField,
+    QuerySerializer,
+    StrictIntegerField,
+)
 from pusoy_api.openapi import error_responses
 from pusoy_api.pagination import StrictLimitOffsetPagination
 
@@ -52,7 +56,7 @@ class GameListCreateApi(GenericAPIView):
     pagination_class = StrictLimitOffsetPagination
     request_name = "GameCreate"
 
-    class FilterSerializer(serializers.Serializer):
+    class FilterSerializer(QuerySerializer):
         status = serializers.ChoiceField(choices=GameStatus.choices, required=False)
         mine = QueryBooleanField(required=False, default=False)
         my_turn = QueryBooleanField(required=False, default=False)
@@ -214,7 +218,7 @@ class MovesApi(APIView):
     request_name = "Move"
     MAX_WAIT_SECONDS = 30
 
-    class FilterSerializer(serializers.Serializer):
+    class FilterSerializer(QuerySerializer):
         deal = QueryIntegerField(
             required=False, min_value=1, max_value=MAX_DEAL, help_text="Default: the current."
         )
@@ -248,7 +252,7 @@ class MovesApi(APIView):
         parameters=[
             OpenApiParameter(
                 idempotency.HEADER,
-                OpenApiTypes.STR,
+                {"type": "string", "minLength": 1, "maxLength": idempotency.MAX_KEY_LENGTH},
                 OpenApiParameter.HEADER,
                 description="Any unique string (1-255 characters); a retry with the same key "
                 "and body returns the first answer. Keys expire after 24 hours.",
@@ -326,7 +330,7 @@ class DealRecordApi(APIView):
 
 
 class DealReplayApi(APIView):
-    class FilterSerializer(serializers.Serializer):
+    class FilterSerializer(QuerySerializer):
         at = QueryIntegerField(
             required=False, min_value=0, max_value=MAX_SEQ, help_text="Default: the last move."
         )

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.password_validation import password_validators_help_texts
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from typing import Any
+
+from django.contrib.auth.password_validation import (
+    get_default_password_validators,
+    password_validators_help_texts,
+)
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
 from rest_framework.permissions import AllowAny
@@ -11,30 +16,65 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from pusoy_api.errors import ApiError
+from pusoy_api.fields import StrictCharField
 from pusoy_api.openapi import error_responses
 
 from . import selectors, services
 from .throttles import AuthRateThrottle
 from .usernames import username_display
 
+USERNAME_MAX_LENGTH = 150
+PASSWORD_MAX_LENGTH = 128
+# Published in the schema; the password validators (settings) have the last word.
+PASSWORD_MIN_LENGTH = next(
+    (v.min_length for v in get_default_password_validators() if hasattr(v, "min_length")), 1
+)
 
+
+@extend_schema_field(
+    # `$` here, as JSON Schema's regular expressions have no `\Z`; the field's own check
+    # takes no trailing newline either (it neither trims nor lets `$` skip one).
+    {"type": "string", "maxLength": USERNAME_MAX_LENGTH, "pattern": r"^[\w.@+-]+$"}
+)
 class UsernameField(serializers.RegexField):
     """Checked in the form it is stored in (NFKC): a full-width full stop (U+FF0E) is a
     `.`, and a compatibility character that expands (U+FDFA is 18 letters) counts at its
     expanded length."""
 
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(
+            r"^[\w.@+-]+\Z", max_length=USERNAME_MAX_LENGTH, trim_whitespace=False, **kwargs
+        )
+
     def to_internal_value(self, data: object) -> str:
+        if not isinstance(data, str):  # a JSON number is not a name, whatever it reads as
+            self.fail("invalid")
         return username_display(super().to_internal_value(data))
 
 
-USERNAME_FIELD = UsernameField(
-    r"^[\w.@+-]+\Z",
-    max_length=150,
-    help_text=(
-        "Letters, digits and @ . + - _ only. Names that differ only in case, width or "
-        "compatibility form are the same name; letters of different scripts may not be "
-        "mixed (docs/api.md)."
-    ),
+@extend_schema_field(
+    {
+        "type": "string",
+        "format": "password",
+        "minLength": PASSWORD_MIN_LENGTH,
+        "maxLength": PASSWORD_MAX_LENGTH,
+        "pattern": r"^[^\x00]*$",
+        "description": "Any characters but NUL; spaces count.",
+    }
+)
+class PasswordField(StrictCharField):
+    """A password as typed: not trimmed (a space is part of it), NUL refused."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(
+            max_length=PASSWORD_MAX_LENGTH, trim_whitespace=False, write_only=True, **kwargs
+        )
+
+
+USERNAME_HELP = (
+    "Letters, digits and @ . + - _ only. Names that differ only in case, width or "
+    "compatibility form are the same name; letters of different scripts may not be "
+    "mixed (docs/api.md)."
 )
 
 
@@ -65,12 +105,8 @@ class RegisterApi(APIView):
     throttle_classes = [AuthRateThrottle]
 
     class InputSerializer(serializers.Serializer):
-        username = USERNAME_FIELD
-        password = serializers.CharField(
-            max_length=128,
-            write_only=True,
-            help_text=" ".join(password_validators_help_texts()),
-        )
+        username = UsernameField(help_text=USERNAME_HELP)
+        password = PasswordField(help_text=" ".join(password_validators_help_texts()))
 
     @extend_schema(
         operation_id="auth_register",
@@ -106,8 +142,8 @@ class TokenApi(APIView):
     throttle_classes = [AuthRateThrottle]
 
     class InputSerializer(serializers.Serializer):
-        username = serializers.CharField(max_length=150)
-        password = serializers.CharField(max_length=128, write_only=True)
+        username = UsernameField(help_text="Any spelling of the name that is the same name.")
+        password = PasswordField()
 
     @extend_schema(
         operation_id="auth_token",

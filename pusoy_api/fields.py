@@ -12,10 +12,22 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.http import QueryDict
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 _QUERY_INTEGER = re.compile(r"-?[0-9]+")
+
+
+class QuerySerializer(serializers.Serializer):
+    """Reads a request's query string. DRF reads a QueryDict as an HTML form, where an
+    empty value (`?status=`) counts as not given; a query is not a form, so the values
+    are read as a plain mapping: `status=` is an empty status, and refused."""
+
+    def __init__(self, instance: Any = None, data: Any = serializers.empty, **kwargs: Any) -> None:
+        if isinstance(data, QueryDict):
+            data = data.dict()
+        super().__init__(instance, data, **kwargs)
 
 
 class StrictCharField(serializers.CharField):
@@ -50,8 +62,6 @@ class QueryBooleanField(serializers.BooleanField):
     """A query parameter written `true` or `false`, as the schema's boolean says."""
 
     def to_internal_value(self, data: Any) -> bool:
-        if isinstance(data, bool):  # absent from the query: DRF gives the default as is
-            return data
         if data not in ("true", "false"):
             self.fail("invalid", input=data)
         return data == "true"

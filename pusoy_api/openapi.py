@@ -95,11 +95,23 @@ _LINKS: dict[tuple[str, str], dict[str, dict[str, Any]]] = {
 }
 
 
-def add_links(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
-    """drf-spectacular post-processing hook: the links above, on their responses."""
+def refine_schema(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
+    """drf-spectacular post-processing hook: the links above on their responses, and a
+    body marked required wherever its schema requires something (drf-spectacular cannot
+    tell for a polymorphic body, such as a move)."""
+    components = result.get("components", {}).get("schemas", {})
     for item in result.get("paths", {}).values():
         for operation in item.values():
             for (operation_id, status), links in _LINKS.items():
                 if operation.get("operationId") == operation_id:
                     operation["responses"][status]["links"] = links
+            body = operation.get("requestBody")
+            if body is not None:
+                schema = body["content"]["application/json"]["schema"]
+                name = schema.get("$ref", "").rpartition("/")[2]
+                component = components.get(name, schema)
+                if component.get("oneOf") or component.get("required"):
+                    body["required"] = True
     return result

@@ -9,17 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from rest_framework import serializers
 from rest_framework.pagination import LimitOffsetPagination
 
-from pusoy_api.fields import QueryIntegerField
+from pusoy_api.fields import QueryIntegerField, QuerySerializer
 
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 100
 MAX_OFFSET = 2**31 - 1
 
 
-class PageSerializer(serializers.Serializer):
+class PageSerializer(QuerySerializer):
     limit = QueryIntegerField(min_value=1, max_value=MAX_LIMIT, default=DEFAULT_LIMIT)
     offset = QueryIntegerField(min_value=0, max_value=MAX_OFFSET, default=0)
 

@@ -165,6 +165,9 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["pusoy_api.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "pusoy_api.openapi.AutoSchema",
+    # No OPTIONS answers (405, like any method the schema does not list): DRF's describe
+    # the views' serializers, which the schema already does, and failed on some views.
+    "DEFAULT_METADATA_CLASS": None,
     "EXCEPTION_HANDLER": "pusoy_api.errors.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "pusoy_api.pagination.StrictLimitOffsetPagination",
     # How many proxies in front of the app append to X-Forwarded-For: throttles key on
@@ -215,7 +218,7 @@ SPECTACULAR_SETTINGS = {
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "pusoy_api.openapi.add_links",
+        "pusoy_api.openapi.refine_schema",
     ],
 }
 

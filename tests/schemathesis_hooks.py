@@ -1,0 +1,44 @@
+"""Schemathesis hooks for the API run (tests/api/test_schemathesis.py loads them with
+SCHEMATHESIS_HOOKS): log in as the fuzzing player, and keep long-poll waits short.
+
+The token is fetched by logging in, and fetched again after a 401: the fuzzer also calls
+`auth/logout`, which revokes the token it was sent with.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import requests
+import schemathesis
+
+BASE_URL = os.environ.get("PUSOY_FUZZ_BASE_URL", "")
+USERNAME = os.environ.get("PUSOY_FUZZ_USERNAME", "")
+PASSWORD = os.environ.get("PUSOY_FUZZ_PASSWORD", "")
+# `wait` holds a history request up to 30 s when nothing happens: as long as that is
+# valid, a fuzzer that uses it spends its run waiting. Short waits test the same code.
+MAX_WAIT_SECONDS = 0.2
+
+
+@schemathesis.auth()
+class PlayerToken:
+    def get(self, case: Any, ctx: Any) -> str:
+        response = requests.post(
+            f"{BASE_URL}/api/v1/auth/token",
+            json={"username": USERNAME, "password": PASSWORD},
+            timeout=10,
+        )
+        response.raise_for_status()
+        return response.json()["token"]
+
+    def set(self, case: Any, data: str, ctx: Any) -> None:
+        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {data}"}
+
+
+@schemathesis.hook
+def map_query(ctx: Any, query: dict[str, Any] | None) -> dict[str, Any] | None:
+    wait = (query or {}).get("wait")
+    if isinstance(wait, int | float) and not isinstance(wait, bool):
+        query["wait"] = min(wait, MAX_WAIT_SECONDS)  # type: ignore[index]
+    return query
