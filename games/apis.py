@@ -381,7 +381,7 @@ class RecordVerifyApi(APIView):
     @extend_schema(
         operation_id="records_verify",
         summary="Verify a record",
-        description="Checks any `pusoy-dos-record/1` record (the shape of `RecordSchema`; no "
+        description="Checks any `pusoy-dos-record/1` record (the shape of `Record`; no "
         "login needed): the seed reproduces the hands and matches the commitment, every move "
         "is legal, the result follows. Answers valid, or the first bad move and its code. "
         "Any JSON object gets a verdict; anything else is 400.",
