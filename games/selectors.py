@@ -105,23 +105,48 @@ class FaceUpCard:
 
 
 @dataclass(frozen=True)
-class DealView:
-    """One seat's view of a deal: its own hand and public information only."""
+class TableView:
+    """The public state of a deal's table: what every seat may see."""
 
-    number: int
-    commitment: str
     seq: int
-    hand: tuple[Card, ...]
     card_counts: tuple[int, ...]
     turn: int | None
     to_beat: TrickTop | None
     trick_leader: int
     passed: list[int]
     required_card: Card | None
-    face_up_card: FaceUpCard | None
     finished_order: tuple[int, ...]
     is_over: bool
-    result: DealOutcome | None
+    result: DealOutcome | DealResult | None
+
+
+def _table(source: DealState | PlayerView) -> dict[str, Any]:
+    """The TableView fields of an engine state or a seat's view of it."""
+    play = source.to_beat
+    return {
+        "seq": source.seq,
+        "card_counts": source.card_counts,
+        "turn": source.turn,
+        "to_beat": None
+        if play is None or source.last_player is None
+        else TrickTop(cards=tuple(play.cards), combination=play.kind, seat=source.last_player),
+        "trick_leader": source.trick_leader,
+        "passed": sorted(source.passed),
+        "required_card": source.required_card,
+        "finished_order": source.finished_order,
+        "is_over": source.is_over,
+        "result": source.result,
+    }
+
+
+@dataclass(frozen=True)
+class DealView(TableView):
+    """One seat's view of a deal: the table, its own hand, and what it may do."""
+
+    number: int
+    commitment: str
+    hand: tuple[Card, ...]
+    face_up_card: FaceUpCard | None
     deadline: dt.datetime | None
     legal_moves: list[EngineMove]
 
@@ -132,13 +157,6 @@ class PlayerState:
     seat: int
     scores: list[int]
     deal: DealView | None
-
-
-def _trick_top(source: DealState | PlayerView) -> TrickTop | None:
-    play = source.to_beat
-    if play is None or source.last_player is None:
-        return None
-    return TrickTop(cards=tuple(play.cards), combination=play.kind, seat=source.last_player)
 
 
 def game_state_for_player(
@@ -162,20 +180,11 @@ def game_state_for_player(
     if game.turn_timeout and deal.turn is not None and deal.turn_started_at:
         deadline = deal.turn_started_at + game.turn_timeout
     deal_view = DealView(
+        **{**_table(view), "result": deal.outcome, "is_over": deal.is_finished},
         number=deal.number,
         commitment=deal.commitment,
-        seq=deal.seq,
         hand=view.hand,
-        card_counts=view.card_counts,
-        turn=view.turn,
-        to_beat=_trick_top(view),
-        trick_leader=view.trick_leader,
-        passed=sorted(view.passed),
-        required_card=view.required_card,
         face_up_card=_face_up(deal),
-        finished_order=view.finished_order,
-        is_over=deal.is_finished,
-        result=deal.outcome,
         deadline=deadline,
         legal_moves=view.legal_moves() if view.is_my_turn and not deal.is_finished else [],
     )
@@ -242,18 +251,8 @@ class ReplayMove:
 
 
 @dataclass(frozen=True)
-class ReplayState:
-    seq: int
+class ReplayState(TableView):
     hands: list[tuple[Card, ...]]
-    card_counts: tuple[int, ...]
-    turn: int | None
-    to_beat: TrickTop | None
-    trick_leader: int
-    passed: list[int]
-    required_card: Card | None
-    finished_order: tuple[int, ...]
-    is_over: bool
-    result: DealResult | None
 
 
 @dataclass(frozen=True)
@@ -302,17 +301,5 @@ def deal_replay(*, game: Game, number: int, at: int | None) -> Replay:
         set_aside=deal.set_aside,
         leader=deal.leader,
         moves=moves,
-        state=ReplayState(
-            seq=replay.seq,
-            hands=list(replay.hands),
-            card_counts=replay.card_counts,
-            turn=replay.turn,
-            to_beat=_trick_top(replay),
-            trick_leader=replay.trick_leader,
-            passed=sorted(replay.passed),
-            required_card=replay.required_card,
-            finished_order=replay.finished_order,
-            is_over=replay.is_over,
-            result=replay.result,
-        ),
+        state=ReplayState(**_table(replay), hands=list(replay.hands)),
     )

@@ -182,11 +182,10 @@ class FaceUpCardSerializer(serializers.Serializer):
     seat = serializers.IntegerField(help_text="The seat it was dealt to.")
 
 
-class DealViewSerializer(serializers.Serializer):
-    number = serializers.IntegerField()
-    commitment = serializers.CharField(help_text="SHA-256 of the shuffle seed, hex; public.")
+class TableSerializer(serializers.Serializer):
+    """The public state of a deal's table: what every seat may see."""
+
     seq = serializers.IntegerField(help_text="seq of the deal's last move.")
-    hand = CardListField(help_text="Your cards, low to high.")
     card_counts = serializers.ListField(
         child=serializers.IntegerField(), help_text="Cards left in each seat's hand."
     )
@@ -199,12 +198,20 @@ class DealViewSerializer(serializers.Serializer):
     required_card = CardField(
         allow_null=True, help_text="The card the first play of the deal must include."
     )
-    face_up_card = FaceUpCardSerializer(
-        allow_null=True, help_text="3 players: the 52nd card, dealt face up, and its holder."
-    )
     finished_order = serializers.ListField(child=serializers.IntegerField())
     is_over = serializers.BooleanField()
     result = DealResultSerializer(allow_null=True)
+
+
+class DealViewSerializer(TableSerializer):
+    """One seat's view: the table, its own hand, and what it may do."""
+
+    number = serializers.IntegerField()
+    commitment = serializers.CharField(help_text="SHA-256 of the shuffle seed, hex; public.")
+    hand = CardListField(help_text="Your cards, low to high.")
+    face_up_card = FaceUpCardSerializer(
+        allow_null=True, help_text="3 players: the 52nd card, dealt face up, and its holder."
+    )
     deadline = serializers.DateTimeField(
         allow_null=True, help_text="When the server plays for the seat to play (turn_timeout)."
     )
@@ -241,18 +248,10 @@ class ReplayMoveSerializer(serializers.Serializer):
     cards = CardListField()
 
 
-class ReplayStateSerializer(serializers.Serializer):
-    seq = serializers.IntegerField()
+class ReplayStateSerializer(TableSerializer):
+    """A finished deal's table at one move, every hand visible."""
+
     hands = serializers.ListField(child=CardListField(), help_text="Every hand, seat order.")
-    card_counts = serializers.ListField(child=serializers.IntegerField())
-    turn = serializers.IntegerField(allow_null=True)
-    to_beat = ToBeatSerializer(allow_null=True)
-    trick_leader = serializers.IntegerField()
-    passed = serializers.ListField(child=serializers.IntegerField())
-    required_card = CardField(allow_null=True)
-    finished_order = serializers.ListField(child=serializers.IntegerField())
-    is_over = serializers.BooleanField()
-    result = DealResultSerializer(allow_null=True)
 
 
 class ReplaySerializer(serializers.Serializer):
