@@ -50,6 +50,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "pusoy_api.outages.OutageMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "pusoy_api.static.AsyncWhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -89,11 +90,29 @@ USING_POSTGRES = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresq
 # connections would leak; psycopg's pool (Django >= 5.1) reuses connections instead and
 # saves the connect on every request. Size it to the threads a web process runs.
 DB_POOL_MAX_SIZE = env.int("DB_POOL_MAX_SIZE", default=10)
+# Outages (docs/operations.md): a request must get its answer, a 503 if need be, within
+# a couple of seconds whether the database refuses connections or stops answering.
+# - DB_POOL_TIMEOUT: the longest a request waits for a pooled connection. With the
+#   server down the pool has none to give, so this is the time to the 503; under load
+#   it sheds requests beyond the pool's size instead of queueing them for long.
+# - DB_QUERY_TIMEOUT: the longest one wait for the database may take inside a request
+#   (pusoy_api.db_deadline); the only bound for a query on an open connection to a
+#   server that hangs. 0 turns it off. Commands and Celery tasks are never bounded.
+# - DB_CONNECT_TIMEOUT: libpq's connect_timeout (psycopg makes anything below 2 s 2 s),
+#   so the pool's connection attempts to a hung server end and are retried.
+DB_POOL_TIMEOUT = env.float("DB_POOL_TIMEOUT", default=2.0)
+DB_QUERY_TIMEOUT = env.float("DB_QUERY_TIMEOUT", default=3.0)
+DB_CONNECT_TIMEOUT = env.int("DB_CONNECT_TIMEOUT", default=2)
+if USING_POSTGRES:
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", DB_CONNECT_TIMEOUT)
 if USING_POSTGRES and DB_POOL_MAX_SIZE > 0:
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+    from pusoy_api.db_deadline import connection_class
+
+    DATABASES["default"]["OPTIONS"]["pool"] = {
         "min_size": env.int("DB_POOL_MIN_SIZE", default=1),
         "max_size": DB_POOL_MAX_SIZE,
-        "timeout": env.float("DB_POOL_TIMEOUT", default=10.0),
+        "timeout": DB_POOL_TIMEOUT,
+        "connection_class": connection_class(),
     }
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 else:
