@@ -228,6 +228,23 @@ CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery
 # long. AI turns are also re-queued by the periodic sweep, so this is the second net.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=300),
+    # A broker that stops answering without closing the connection (a frozen host, a
+    # dropped network) would otherwise hold a publish forever. Keep it above the
+    # workers' 1 s BRPOP poll.
+    "socket_timeout": env.float("CELERY_BROKER_SOCKET_TIMEOUT", default=1.5),
+}
+# A request publishes its tasks after its commit (games.dispatch), so a broker outage
+# must cost it little: a refused connection fails in milliseconds, a connect that gets
+# no answer after 1 s, and one retry covers a pooled connection gone stale since the
+# broker restarted. A task not queued is queued again by the sweep.
+# broker_connection_max_retries stays Celery's: it is how long a *worker* keeps trying
+# to reconnect to a broker that went away, which should be long.
+CELERY_BROKER_CONNECTION_TIMEOUT = env.float("CELERY_BROKER_CONNECTION_TIMEOUT", default=1.0)
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
 }
 
 # A lost AI task (killed worker, lost message) is re-queued by the sweep after this long.
