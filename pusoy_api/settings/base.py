@@ -113,6 +113,10 @@ if USING_POSTGRES and DB_POOL_MAX_SIZE > 0:
         "max_size": DB_POOL_MAX_SIZE,
         "timeout": DB_POOL_TIMEOUT,
         "connection_class": connection_class(),
+        # After a failed connect the pool retries with a doubling delay, so after a
+        # minute's outage its next try could be half a minute away. Giving up after 5 s
+        # lets the next request start a fresh attempt: back within seconds of the server.
+        "reconnect_timeout": 5.0,
     }
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 else:
