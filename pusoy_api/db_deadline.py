@@ -10,6 +10,8 @@ request (migrations, management commands, Celery tasks) waits stay unbounded.
 
 A connection whose wait timed out is in an unknown state (a query may still be running
 on the server), so it is closed at once: the pool discards it, never lends it again.
+The class also reports to `pusoy_api.db_reachable` what it sees (connects that work or
+fail, connections that break), which sets how long requests wait for the pool.
 
 No Django import here: the settings module imports this for the pool's options.
 """
@@ -25,6 +27,9 @@ from typing import Any
 
 import psycopg
 from psycopg import errors as pg_errors
+from psycopg import pq
+
+from pusoy_api import db_reachable
 
 logger = logging.getLogger(__name__)
 
@@ -49,19 +54,37 @@ class DatabaseNotAnswering(psycopg.OperationalError):
 
 
 class BoundedConnection(psycopg.Connection):  # type: ignore[type-arg]
-    def wait(self, gen: Any, interval: float = 0.1, timeout: float | None = None) -> Any:
-        limit = _limit.get()
-        if limit is None or timeout is not None:
-            # The caller's own timeout (notifies(), cancel) keeps its meaning.
-            return super().wait(gen, interval=interval, timeout=timeout)
+    """Also tells `db_reachable` what it sees of the database (connects, broken
+    connections), so a request does not wait for the pool while it is down."""
+
+    @classmethod
+    def connect(cls, conninfo: str = "", **kwargs: Any) -> Any:
         try:
-            return super().wait(gen, interval=interval, timeout=limit)
+            conn = super().connect(conninfo, **kwargs)
+        except psycopg.OperationalError:
+            db_reachable.lost()
+            raise
+        db_reachable.connected()
+        return conn
+
+    def wait(self, gen: Any, interval: float = 0.1, timeout: float | None = None) -> Any:
+        # The caller's own timeout (notifies(), cancel) keeps its meaning.
+        limit = _limit.get() if timeout is None else None
+        try:
+            return super().wait(gen, interval=interval, timeout=limit or timeout)
         except pg_errors._WaitTimeout:
+            if limit is None:
+                raise
             # psycopg's internal timeout, documented to be converted by its caller.
             self.pgconn.finish()
+            db_reachable.lost()
             raise DatabaseNotAnswering(
                 f"the database did not answer within {limit:g} s; connection closed"
             ) from None
+        except psycopg.OperationalError:
+            if self.pgconn.status == pq.ConnStatus.BAD:  # the connection broke
+                db_reachable.lost()
+            raise
 
 
 def connection_class() -> type[psycopg.Connection]:  # type: ignore[type-arg]

@@ -92,15 +92,18 @@ USING_POSTGRES = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresq
 DB_POOL_MAX_SIZE = env.int("DB_POOL_MAX_SIZE", default=10)
 # Outages (docs/operations.md): a request must get its answer, a 503 if need be, within
 # a couple of seconds whether the database refuses connections or stops answering.
-# - DB_POOL_TIMEOUT: the longest a request waits for a pooled connection. With the
-#   server down the pool has none to give, so this is the time to the 503; under load
-#   it sheds requests beyond the pool's size instead of queueing them for long.
+# - DB_POOL_TIMEOUT: the longest a request waits for a pooled connection while the
+#   database answers (every connection busy: load); then it is shed with a 503.
+# - DB_DOWN_TIMEOUT: the same wait while the database is down (its last connect failed,
+#   or a connection broke): nothing to wait for, so this is the time to the 503
+#   (pusoy_api.db_reachable switches between the two).
 # - DB_QUERY_TIMEOUT: the longest one wait for the database may take inside a request
 #   (pusoy_api.db_deadline); the only bound for a query on an open connection to a
 #   server that hangs. 0 turns it off. Commands and Celery tasks are never bounded.
 # - DB_CONNECT_TIMEOUT: libpq's connect_timeout (psycopg makes anything below 2 s 2 s),
 #   so the pool's connection attempts to a hung server end and are retried.
-DB_POOL_TIMEOUT = env.float("DB_POOL_TIMEOUT", default=2.0)
+DB_POOL_TIMEOUT = env.float("DB_POOL_TIMEOUT", default=10.0)
+DB_DOWN_TIMEOUT = env.float("DB_DOWN_TIMEOUT", default=2.0)
 DB_QUERY_TIMEOUT = env.float("DB_QUERY_TIMEOUT", default=3.0)
 DB_CONNECT_TIMEOUT = env.int("DB_CONNECT_TIMEOUT", default=2)
 if USING_POSTGRES:
