@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from games.ai import Budget, choose_move, timeout_move
 from games.chain import chain_genesis, chain_next, move_canonical_json
+from games.dispatch import enqueue, enqueue_on_commit
 from games.engine import DealResult, DealState, EngineError, Play, Rules, format_cards
 from games.engine import Move as EngineMove
 from games.engine.shuffle import commitment, face_up_card, new_seed
@@ -408,8 +409,7 @@ def _after_commit_turn(game: Game, deal: Deal) -> None:
         return
     from games.tasks import ai_move  # tasks call services: import at use, not at load
 
-    game_id, number, seq = str(game.pk), deal.number, deal.seq
-    transaction.on_commit(lambda: ai_move.delay(game_id, number, seq))
+    enqueue_on_commit(ai_move, str(game.pk), deal.number, deal.seq)
 
 
 # --- Server-made moves: AI turns and expired deadlines ------------------------------------
@@ -492,8 +492,8 @@ def turns_sweep(*, now: dt.datetime | None = None) -> dict[str, int]:
         .values_list("game_id", "number", "seq")
         .iterator()
     ):
-        ai_move.delay(str(game_id), number, seq)
-        requeued += 1
+        # A broker hiccup skips this game (logged); the next sweep tries it again.
+        requeued += enqueue(ai_move, str(game_id), number, seq)
     timed_out = 0
     expired = (
         open_turns.filter(~Exists(ai_seat), game__turn_timeout__isnull=False)

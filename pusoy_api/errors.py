@@ -7,17 +7,21 @@ stable codes here, so that clients switch on `code`, never on a message.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from pusoy_api.parsers import PayloadTooLarge
+
+logger = logging.getLogger(__name__)
 
 
 class ApiError(exceptions.APIException):
@@ -80,6 +84,8 @@ def _message(detail: Any) -> str:
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's EXCEPTION_HANDLER: the same envelope for every refusal."""
+    if is_outage(exc):
+        return service_unavailable(exc)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, RequestDataTooBig):
@@ -101,6 +107,37 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         body = envelope(_drf_code(exc), _message(exc.detail))
     response.data = body
     return response
+
+
+# --- Outages: a 5xx that is not a bug ------------------------------------------------------
+
+# Seconds a client should wait before retrying after a 503.
+RETRY_AFTER_SECONDS = 5
+
+
+def is_outage(exc: BaseException) -> bool:
+    """The database could not be reached or did not answer in time (a lost connection,
+    the pool's wait for one, a query cut by its deadline): see docs/operations.md."""
+    return isinstance(exc, OperationalError | InterfaceError)
+
+
+def outage_body() -> dict[str, Any]:
+    return envelope(
+        "service_unavailable",
+        "The service is temporarily unavailable; try again shortly.",
+        {"retry_after": RETRY_AFTER_SECONDS},
+    )
+
+
+def service_unavailable(exc: BaseException) -> Response:
+    """503 with Retry-After for a DRF view; logged without a traceback, as the cause is
+    outside the code and every request during an outage would log the same one."""
+    logger.warning("503 service_unavailable: %s: %s", type(exc).__name__, exc)
+    return Response(
+        outage_body(),
+        status=status.HTTP_503_SERVICE_UNAVAILABLE,
+        headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+    )
 
 
 def json_404(request: Any, exception: Exception | None = None) -> JsonResponse:

@@ -57,6 +57,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "pusoy_api.outages.OutageMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "pusoy_api.middleware.api_errors_as_json",
     "pusoy_api.static.AsyncWhiteNoiseMiddleware",
@@ -98,11 +99,36 @@ USING_POSTGRES = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresq
 # connections would leak; psycopg's pool (Django >= 5.1) reuses connections instead and
 # saves the connect on every request. Size it to the threads a web process runs.
 DB_POOL_MAX_SIZE = env.int("DB_POOL_MAX_SIZE", default=10)
+# Outages (docs/operations.md): a request must get its answer, a 503 if need be, within
+# a couple of seconds whether the database refuses connections or stops answering.
+# - DB_POOL_TIMEOUT: the longest a request waits for a pooled connection while the
+#   database answers (every connection busy: load); then it is shed with a 503.
+# - DB_DOWN_TIMEOUT: the same wait while the database is down (its last connect failed,
+#   or a connection broke): nothing to wait for, so this is the time to the 503
+#   (pusoy_api.db_reachable switches between the two).
+# - DB_QUERY_TIMEOUT: the longest one wait for the database may take inside a request
+#   (pusoy_api.db_deadline); the only bound for a query on an open connection to a
+#   server that hangs. 0 turns it off. Commands and Celery tasks are never bounded.
+# - DB_CONNECT_TIMEOUT: libpq's connect_timeout (psycopg makes anything below 2 s 2 s),
+#   so the pool's connection attempts to a hung server end and are retried.
+DB_POOL_TIMEOUT = env.float("DB_POOL_TIMEOUT", default=10.0)
+DB_DOWN_TIMEOUT = env.float("DB_DOWN_TIMEOUT", default=2.0)
+DB_QUERY_TIMEOUT = env.float("DB_QUERY_TIMEOUT", default=3.0)
+DB_CONNECT_TIMEOUT = env.int("DB_CONNECT_TIMEOUT", default=2)
+if USING_POSTGRES:
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", DB_CONNECT_TIMEOUT)
 if USING_POSTGRES and DB_POOL_MAX_SIZE > 0:
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+    from pusoy_api.db_deadline import connection_class
+
+    DATABASES["default"]["OPTIONS"]["pool"] = {
         "min_size": env.int("DB_POOL_MIN_SIZE", default=1),
         "max_size": DB_POOL_MAX_SIZE,
-        "timeout": env.float("DB_POOL_TIMEOUT", default=10.0),
+        "timeout": DB_POOL_TIMEOUT,
+        "connection_class": connection_class(),
+        # After a failed connect the pool retries with a doubling delay, so after a
+        # minute's outage its next try could be half a minute away. Giving up after 5 s
+        # lets the next request start a fresh attempt: back within seconds of the server.
+        "reconnect_timeout": 5.0,
     }
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 else:
@@ -242,6 +268,23 @@ CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery
 # long. AI turns are also re-queued by the periodic sweep, so this is the second net.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=300),
+    # A broker that stops answering without closing the connection (a frozen host, a
+    # dropped network) would otherwise hold a publish forever. Keep it above the
+    # workers' 1 s BRPOP poll.
+    "socket_timeout": env.float("CELERY_BROKER_SOCKET_TIMEOUT", default=1.5),
+}
+# A request publishes its tasks after its commit (games.dispatch), so a broker outage
+# must cost it little: a refused connection fails in milliseconds, a connect that gets
+# no answer after 1 s, and one retry covers a pooled connection gone stale since the
+# broker restarted. A task not queued is queued again by the sweep.
+# broker_connection_max_retries stays Celery's: it is how long a *worker* keeps trying
+# to reconnect to a broker that went away, which should be long.
+CELERY_BROKER_CONNECTION_TIMEOUT = env.float("CELERY_BROKER_CONNECTION_TIMEOUT", default=1.0)
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
 }
 
 # A lost AI task (killed worker, lost message) is re-queued by the sweep after this long.
