@@ -26,7 +26,10 @@ CHROMIUM_ARGS = [
 ]
 
 
-@pytest.fixture(scope="session")
+# Per module, not per session: while Playwright's sync API runs, its event loop runs in
+# this thread, and Django's WSGI handler refuses to call async views (long-polling)
+# from a thread with a running loop; other tests in this process must not inherit it.
+@pytest.fixture(scope="module")
 def browser():
     executable = shutil.which("chromium")
     if executable is None:
@@ -39,14 +42,17 @@ def browser():
     # Django refuses database calls from a thread with a running loop. The tests'
     # database calls never run inside that loop, so that guard does not apply here.
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=executable, headless=True, args=CHROMIUM_ARGS
-        )
-        try:
-            yield browser
-        finally:
-            browser.close()
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=executable, headless=True, args=CHROMIUM_ARGS
+            )
+            try:
+                yield browser
+            finally:
+                browser.close()
+    finally:
+        del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
 
 
 @pytest.fixture
