@@ -20,4 +20,8 @@ class GamesConfig(AppConfig):
                 settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1],
             )
         if settings.CELERY_TASK_ALWAYS_EAGER:
-            logger.info("AI moves run in-process (set CELERY_BROKER_URL to use Celery workers)")
+            logger.info(
+                "no broker: AI moves and the turn sweep run in the web process (%s; set "
+                "CELERY_BROKER_URL to use Celery workers and beat)",
+                settings.EMBEDDED_TASKS,
+            )

@@ -8,8 +8,9 @@ broker error is logged, not raised. Whatever was not queued is found again by th
 periodic sweep (`games.tasks.sweep_turns`: an AI turn waiting longer than
 AI_STALL_SECONDS is queued again), and every task here is idempotent.
 
-Without a broker (CELERY_TASK_ALWAYS_EAGER) the task runs in this process right after
-the commit, as before, and its errors propagate.
+Without a broker the task runs in this process (pusoy_api/embedded.py): in the
+background runner of a web process, or, where none runs (tests, commands), right after
+the commit in the same thread, its errors propagating.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from celery import Task
 from django.db import transaction
 from kombu.exceptions import ConnectionError as BrokerConnectionError
 from kombu.exceptions import OperationalError as BrokerOperationalError
+
+from pusoy_api import embedded
 
 logger = logging.getLogger(__name__)
 
@@ -36,7 +39,11 @@ BROKER_ERRORS: tuple[type[BaseException], ...] = (
 def enqueue(task: Task, *args: Any) -> bool:
     """Queue `task(*args)` now; False (logged) when the broker could not take it."""
     if task.app.conf.task_always_eager:
-        task.delay(*args)
+        runner = embedded.runner()
+        if runner is not None:
+            runner.submit(task, args)
+        else:
+            task.delay(*args)
         return True
     try:
         # Nobody reads these results: not subscribing to one also keeps a down result

@@ -10,6 +10,7 @@ django_application = get_asgi_application()
 
 from django.conf import settings  # noqa: E402  (after Django is set up)
 
+from pusoy_api.embedded import start_if_embedded  # noqa: E402
 from pusoy_api.errors import envelope  # noqa: E402
 
 
@@ -50,3 +51,6 @@ class RefuseOversizedBodies:
 
 
 application = RefuseOversizedBodies(django_application, settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+
+# Without a broker this process also runs the tasks workers and beat would run.
+start_if_embedded()

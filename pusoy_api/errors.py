@@ -146,7 +146,7 @@ def json_404(request: Any, exception: Exception | None = None) -> JsonResponse:
 
 
 def json_500(request: Any) -> JsonResponse:
-    """handler500: a 5xx is always a bug; the body says so without leaking internals."""
+    """handler500: a 500 is always a bug; the body says so without leaking internals."""
     return JsonResponse(
         {"error": {"code": "server_error", "message": "Internal error.", "details": {}}},
         status=500,

@@ -134,6 +134,14 @@ if USING_POSTGRES and DB_POOL_MAX_SIZE > 0:
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded default writes from request threads and its background task thread
+    # at once. SQLite has one writer: every transaction takes the write lock when it
+    # begins (IMMEDIATE, so two never deadlock upgrading a read lock), a writer waits up
+    # to 20 s for it instead of failing, and WAL lets reads go on during a write.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        timeout=20, transaction_mode="IMMEDIATE", init_command="PRAGMA journal_mode=WAL;"
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # The largest request body taken (API bodies are a few KB; a deal's record ~10 KB).
 # Larger is 413 `payload_too_large`, before any view sees it.
@@ -251,8 +259,15 @@ SPECTACULAR_SETTINGS = {
 # --- Celery -------------------------------------------------------------------------
 
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")
-# Without a broker, AI moves run in the web process right after the human move commits.
+# Without a broker, tasks run in the web process (pusoy_api/embedded.py): by default in
+# the background, as workers and beat would run them; `eager` runs each inside the
+# request that queued it, after its commit (tests: deterministic). Either way Celery is
+# told to run tasks locally.
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+EMBEDDED_TASKS = env.str("EMBEDDED_TASKS", default="background")
+if EMBEDDED_TASKS not in ("background", "eager"):
+    raise ImproperlyConfigured(f"EMBEDDED_TASKS is background or eager, not {EMBEDDED_TASKS!r}")
+EMBEDDED_TASK_THREADS = env.int("EMBEDDED_TASK_THREADS", default=1)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND = (
     env.str(

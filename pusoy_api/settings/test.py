@@ -25,8 +25,10 @@ if "DATABASE_URL" not in os.environ:
         warnings.warn("PostgreSQL not reachable: tests use SQLite", stacklevel=1)
         os.environ["DATABASE_URL"] = "sqlite://:memory:"
 
-# Tests run with the development key unless a test sets its own environment.
+# Tests run with the development key unless a test sets its own environment, and tasks
+# without a broker run inside the request that queued them (deterministic).
 os.environ.setdefault("DEV_MODE", "1")
+os.environ.setdefault("EMBEDDED_TASKS", "eager")
 
 from .base import *  # noqa: E402, F403
 from .base import REST_FRAMEWORK  # noqa: E402
