@@ -7,9 +7,7 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
-from games.idempotency import purge_expired
 from games.models import IdempotentRequest, Move
-from games.tasks import purge_idempotency_keys
 from tests.api.concurrency_helpers import fire
 from tests.api.helpers import RIGGED, rig_deal, start_human_game
 
@@ -46,6 +44,9 @@ def test_a_keyed_move_in_a_game_with_a_turn_timeout_is_stored_and_replayed():
 
 @pytest.mark.django_db
 def test_stored_answers_expire_and_are_purged():
+    from games.idempotency import purge_expired
+    from games.tasks import purge_idempotency_keys
+
     game_id, clients = start_human_game(4)
     rig_deal(game_id, RIGGED)
     assert post(clients[0], game_id, {"action": "play", "cards": ["3C"]}, "old").status_code == 201

@@ -33,9 +33,22 @@ def test_filters_status_mine_and_my_turn():
 
 def test_bad_filters_are_400():
     ana = client_for("ana")
-    for query in ("status=nope", "mine=perhaps", "limit=x", "offset=-1", "limit=0"):
-        response = ana.get(f"/api/v1/games?{query}")
-        assert response.status_code == 400
+    huge = "31011536963048355426992128"  # was a 500: bigint out of range
+    for path in (
+        "/api/v1/games?status=nope",
+        "/api/v1/games?mine=perhaps",
+        "/api/v1/games?limit=x",
+        "/api/v1/games?offset=-1",
+        "/api/v1/games?limit=0",
+        "/api/v1/games?limit=101",
+        f"/api/v1/games?limit={huge}",
+        f"/api/v1/games?offset={huge}",
+        f"/api/v1/leaderboard?limit={huge}",
+        f"/api/v1/leaderboard?offset={huge}",
+        "/api/v1/games?status=",
+    ):
+        response = ana.get(path)
+        assert response.status_code == 400, path
         assert response.json()["error"]["code"] == "invalid_input"
 
 

@@ -9,7 +9,6 @@ import pytest
 from django.test import override_settings
 
 from games.models import Move
-from pusoy_api.asgi import RefuseOversizedBodies
 from tests.api.helpers import client_for, start_human_game
 
 pytestmark = pytest.mark.django_db
@@ -88,6 +87,8 @@ def test_a_bad_host_header_is_a_json_400(api_client):
 
 
 def test_the_asgi_entry_refuses_an_announced_oversized_body_before_reading_it():
+    from pusoy_api.asgi import RefuseOversizedBodies
+
     sent: list[dict] = []
     reached = []
 
