@@ -25,7 +25,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games.models import IdempotentRequest
-from pusoy_api.errors import ApiError
+from pusoy_api.domain_errors import DomainError, ErrorCode
 
 HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
@@ -49,8 +49,8 @@ def idempotent(request: Request, produce: Callable[[], Response]) -> HttpRespons
     if key is None:
         return produce()
     if not 1 <= len(key) <= MAX_KEY_LENGTH:
-        raise ApiError(
-            "invalid_input",
+        raise DomainError(
+            ErrorCode.INVALID_INPUT,
             f"{HEADER} must be 1 to {MAX_KEY_LENGTH} characters.",
             details={"fields": {HEADER: ["length"]}},
         )
@@ -74,10 +74,9 @@ def idempotent(request: Request, produce: Callable[[], Response]) -> HttpRespons
 
 def _replay(claim: IdempotentRequest, fingerprint: str) -> HttpResponse:
     if claim.request_hash != fingerprint:
-        raise ApiError(
-            "idempotency_key_reused",
+        raise DomainError(
+            ErrorCode.IDEMPOTENCY_KEY_REUSED,
             f"This {HEADER} was used for a different request.",
-            status_code=422,
         )
     return _stored_answer(claim, replayed=True)
 

@@ -16,10 +16,10 @@ from rest_framework import serializers
 from games.engine import PRESETS, Card, EngineError
 from games.engine.cards import CARD_INPUT_PATTERN
 from games.engine.rules import FLUSH_ORDERS, HAND_SIZES, LEFTOVERS, SCORINGS, STRAIGHT_SYSTEMS
-from games.errors import api_error_from_engine
+from games.errors import domain_error
 from games.models import AiLevel
 from games.serializers import SUIT_ORDERS
-from pusoy_api.errors import ApiError
+from pusoy_api.domain_errors import DomainError, ErrorCode
 from pusoy_api.fields import StrictIntegerField
 
 MAX_SEQ = 2**31 - 1
@@ -43,7 +43,7 @@ class CardInputField(serializers.Field):
         try:
             Card.parse(data)
         except EngineError as exc:
-            raise api_error_from_engine(exc) from exc
+            raise domain_error(exc) from exc
         return data
 
 
@@ -103,18 +103,20 @@ class RulesSpecField(serializers.Field):
         if isinstance(data, str):
             data = {"preset": data}
         if not isinstance(data, dict):
-            raise ApiError("invalid_rules", "rules must be a preset name or an object of options.")
+            raise DomainError(
+                ErrorCode.INVALID_RULES, "rules must be a preset name or an object of options."
+            )
         for option, value in data.items():
             schema = RULE_OPTIONS_SCHEMA.get(option)
             if schema is None:
-                raise ApiError(
-                    "invalid_rules",
+                raise DomainError(
+                    ErrorCode.INVALID_RULES,
                     f"Unknown rule option {option!r}.",
                     details={"option": option, "allowed": list(RULE_OPTIONS_SCHEMA)},
                 )
             if not _fits(value, schema):
-                raise ApiError(
-                    "invalid_rules",
+                raise DomainError(
+                    ErrorCode.INVALID_RULES,
                     f"{option} cannot be {value!r}.",
                     details={"option": option, "value": value, **_allowed(schema)},
                 )
@@ -187,8 +189,8 @@ class SeatListField(serializers.ListField):
         try:
             return super().run_validation(data)
         except serializers.ValidationError as exc:
-            raise ApiError(
-                "invalid_seats",
+            raise DomainError(
+                ErrorCode.INVALID_SEATS,
                 "seats must list 2 to 4 seats, each human or an AI with a level.",
                 details={"seats": exc.detail},
             ) from exc

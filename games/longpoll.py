@@ -36,7 +36,7 @@ from rest_framework.response import Response
 from games import selectors
 from games.apis import MovesApi
 from games.services import NOTIFY_CHANNEL
-from pusoy_api.errors import ApiError
+from pusoy_api.domain_errors import DomainError
 
 logger = logging.getLogger(__name__)
 
@@ -357,7 +357,7 @@ async def _wait_for_news(
             if _news(body, deal):
                 return _answer(first, body)
         return _answer(first, await hub_.history(game_id, filters))
-    except (ApiError, DatabaseError):
+    except (DomainError, DatabaseError):
         # The game went away, or the database: let the view answer as it would.
         return await run_view(request, game_id)
 

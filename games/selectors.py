@@ -18,7 +18,7 @@ from games.engine import Card, DealResult, DealState, PlayerView, Rules, record_
 from games.engine import Move as EngineMove
 from games.models import Deal, DealOutcome, Game, GameStatus, Move, Seat
 from players.models import Player
-from pusoy_api.errors import ApiError
+from pusoy_api.domain_errors import DomainError, ErrorCode
 
 
 def game_get(*, game_id: uuid.UUID) -> Game:
@@ -28,7 +28,7 @@ def game_get(*, game_id: uuid.UUID) -> Game:
         .first()
     )
     if game is None:
-        raise ApiError("not_found", "No such game.", status_code=404)
+        raise DomainError(ErrorCode.NOT_FOUND, "No such game.")
     return game
 
 
@@ -70,17 +70,16 @@ def current_deal(game: Game) -> Deal | None:
 def deal_get(*, game: Game, number: int) -> Deal:
     deal = Deal.objects.filter(game=game, number=number).first()
     if deal is None:
-        raise ApiError("not_found", f"No deal {number} in this game.", status_code=404)
+        raise DomainError(ErrorCode.NOT_FOUND, f"No deal {number} in this game.")
     return deal
 
 
 def deal_finished_get(*, game: Game, number: int) -> Deal:
     deal = deal_get(game=game, number=number)
     if not deal.is_finished:
-        raise ApiError(
-            "deal_in_progress",
+        raise DomainError(
+            ErrorCode.DEAL_IN_PROGRESS,
             "Hands and seed are revealed only when the deal is over.",
-            status_code=409,
         )
     return deal
 
@@ -169,7 +168,7 @@ def game_state_for_player(
     its engine state (right after a move), to save reading and rebuilding them."""
     seat = seat_of(game, player)
     if seat is None:
-        raise ApiError("not_a_participant", "You have no seat in this game.", status_code=403)
+        raise DomainError(ErrorCode.NOT_A_PARTICIPANT, "You have no seat in this game.")
     if deal is None or deal.number != game.current_deal_number:
         deal, state = current_deal(game), None
     scores = [s.score for s in game.seats.all()]
@@ -277,10 +276,9 @@ def deal_replay(*, game: Game, number: int, at: int | None) -> Replay:
     if at is None:
         at = full.seq
     if not 0 <= at <= full.seq:
-        raise ApiError(
-            "invalid_seq",
+        raise DomainError(
+            ErrorCode.INVALID_SEQ,
             f"at must be between 0 and {full.seq}.",
-            status_code=404,
             details={"last_seq": full.seq},
         )
     replay = DealState.new(

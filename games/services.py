@@ -26,10 +26,10 @@ from games.dispatch import enqueue, enqueue_on_commit
 from games.engine import DealResult, DealState, EngineError, Play, Rules, format_cards
 from games.engine import Move as EngineMove
 from games.engine.shuffle import commitment, face_up_card, new_seed
-from games.errors import api_error_from_engine
+from games.errors import domain_error
 from games.models import AiLevel, Deal, Game, GameStatus, Move, Seat
 from players.models import Player
-from pusoy_api.errors import ApiError
+from pusoy_api.domain_errors import DomainError, ErrorCode
 
 logger = logging.getLogger(__name__)
 
@@ -62,20 +62,21 @@ def game_create(
     try:
         resolved = Rules.from_spec(rules)
     except EngineError as exc:
-        raise api_error_from_engine(exc) from exc
+        raise domain_error(exc) from exc
     if not 2 <= len(seats) <= 4:
-        raise ApiError("invalid_seats", "A game has 2 to 4 seats.", details={"seats": len(seats)})
+        raise DomainError(
+            ErrorCode.INVALID_SEATS, "A game has 2 to 4 seats.", details={"seats": len(seats)}
+        )
     humans = [i for i, spec in enumerate(seats) if spec.type == "human"]
     if not humans:
-        raise ApiError(
-            "no_human_seat",
+        raise DomainError(
+            ErrorCode.NO_HUMAN_SEAT,
             "At least one seat must be human (the creator's).",
-            status_code=422,
         )
     for spec in seats:
         if spec.type == "ai" and spec.level not in AiLevel.values:
-            raise ApiError(
-                "invalid_seats",
+            raise DomainError(
+                ErrorCode.INVALID_SEATS,
                 f"Unknown AI level {spec.level!r}.",
                 details={"allowed": list(AiLevel.values)},
             )
@@ -110,25 +111,22 @@ def game_join(*, game_id: uuid.UUID, player: Player, seat: int | None = None) ->
     game = _game_locked(game_id)
     seats = list(game.seats.all())
     if any(s.player_id == player.pk for s in seats):
-        raise ApiError("already_joined", "You already have a seat in this game.", status_code=409)
+        raise DomainError(ErrorCode.ALREADY_JOINED, "You already have a seat in this game.")
     if game.status != GameStatus.WAITING:
-        raise ApiError("game_not_open", "This game is not taking players.", status_code=409)
+        raise DomainError(ErrorCode.GAME_NOT_OPEN, "This game is not taking players.")
     free = [s for s in seats if not s.is_ai and s.player_id is None]
     if seat is None:
-        if not free:
-            raise ApiError("game_full", "No free seat.", status_code=409)
-        chosen = free[0]
+        chosen = free[0]  # a waiting game has one: it starts when its last one is taken
     else:
         if not 0 <= seat < len(seats):
-            raise ApiError(
-                "invalid_seat",
+            raise DomainError(
+                ErrorCode.INVALID_SEAT,
                 f"Seats are 0 to {len(seats) - 1}.",
-                status_code=422,
                 details={"seat": seat},
             )
         chosen = seats[seat]
         if chosen.is_ai or chosen.player_id is not None:
-            raise ApiError("seat_taken", f"Seat {seat} is taken.", status_code=409)
+            raise DomainError(ErrorCode.SEAT_TAKEN, f"Seat {seat} is taken.")
     chosen.player = player
     chosen.joined_at = timezone.now()
     chosen.save(update_fields=["player", "joined_at"])
@@ -150,7 +148,7 @@ def _game_locked(game_id: uuid.UUID) -> Game:
         .first()
     )
     if game is None:
-        raise ApiError("not_found", "No such game.", status_code=404)
+        raise DomainError(ErrorCode.NOT_FOUND, "No such game.")
     return game
 
 
@@ -220,19 +218,18 @@ def move_submit(
     cards: list[str] | None,
     expected_seq: int | None = None,
 ) -> MoveOutcome:
-    """A human's move. Refusals raise ApiError and change nothing."""
+    """A human's move. Refusals raise DomainError and change nothing."""
     game = _game_locked(game_id)
     seat = next((s.position for s in game.seats.all() if s.player_id == player.pk), None)
     if seat is None:
-        raise ApiError("not_a_participant", "You have no seat in this game.", status_code=403)
+        raise DomainError(ErrorCode.NOT_A_PARTICIPANT, "You have no seat in this game.")
     if game.status != GameStatus.ACTIVE:
-        raise ApiError("game_not_active", f"The game is {game.status}.", status_code=409)
+        raise DomainError(ErrorCode.GAME_NOT_ACTIVE, f"The game is {game.status}.")
     deal = _current_deal(game)
     if expected_seq is not None and expected_seq != deal.seq:
-        raise ApiError(
-            "stale_seq",
+        raise DomainError(
+            ErrorCode.STALE_SEQ,
             f"The deal has moved on: last seq is {deal.seq}, not {expected_seq}.",
-            status_code=409,
             details={"seq": deal.seq},
         )
     return _move_apply(game, deal, seat, action, cards, actor="player", player=player)
@@ -282,7 +279,7 @@ def _move_apply(
         engine_move = state.validate(seat, action, cards)
         state.apply(engine_move, seat)
     except EngineError as exc:
-        raise api_error_from_engine(exc) from exc
+        raise domain_error(exc) from exc
     played = format_cards(engine_move.cards)
     seq = deal.seq + 1
     combination = "" if engine_move.is_pass else Play.parse(engine_move.cards, state.rules).kind

@@ -15,7 +15,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from pusoy_api.errors import ApiError
+from pusoy_api.domain_errors import DomainError, ErrorCode
 from pusoy_api.fields import StrictCharField
 from pusoy_api.openapi import error_responses
 
@@ -199,7 +199,7 @@ class PlayerDetailApi(APIView):
     def get(self, request, player_id):
         player = selectors.player_get(player_id=player_id)
         if player is None:
-            raise ApiError("not_found", "No such player.", status_code=404)
+            raise DomainError(ErrorCode.NOT_FOUND, "No such player.")
         return Response(PlayerSerializer(player).data)
 
 

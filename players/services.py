@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from knox.models import AuthToken
 
-from pusoy_api.errors import ApiError
+from pusoy_api.domain_errors import DomainError, ErrorCode
 
 from . import login_backoff, selectors
 from .models import Player
@@ -21,28 +21,26 @@ def token_issue(*, player: Player) -> str:
     return token
 
 
-def _username_taken() -> ApiError:
-    return ApiError("username_taken", "That username is taken.", status_code=409)
+def _username_taken() -> DomainError:
+    return DomainError(ErrorCode.USERNAME_TAKEN, "That username is taken.")
 
 
 @transaction.atomic
 def player_register(*, username: str, password: str) -> tuple[Player, str]:
     username = username_display(username)
     if scripts := username_mixed_scripts(username):
-        raise ApiError(
-            "invalid_username",
+        raise DomainError(
+            ErrorCode.INVALID_USERNAME,
             f"A username may not mix letters of different scripts ({', '.join(scripts)}).",
-            status_code=422,
             details={"reason": "mixed_scripts", "scripts": scripts},
         )
     candidate = Player(username=username)
     try:
         validate_password(password, user=candidate)
     except DjangoValidationError as exc:
-        raise ApiError(
-            "weak_password",
+        raise DomainError(
+            ErrorCode.WEAK_PASSWORD,
             " ".join(exc.messages),
-            status_code=422,
             details={"reasons": exc.messages},
         ) from exc
     if selectors.username_taken(username_canonical=username_canonical(username)):
@@ -62,9 +60,7 @@ def token_login(*, username: str, password: str) -> tuple[Player, str]:
     player = authenticate(username=username, password=password)
     if player is None:
         login_backoff.login_attempt_failed(attempt=attempt)
-        raise ApiError(
-            "invalid_credentials", "Unknown username or wrong password.", status_code=401
-        )
+        raise DomainError(ErrorCode.INVALID_CREDENTIALS, "Unknown username or wrong password.")
     login_backoff.login_attempt_succeeded(attempt=attempt)
     return player, token_issue(player=player)
 

@@ -10,6 +10,7 @@ django_application = get_asgi_application()
 
 from django.conf import settings  # noqa: E402  (after Django is set up)
 
+from pusoy_api.domain_errors import ErrorCode  # noqa: E402
 from pusoy_api.embedded import start_if_embedded  # noqa: E402
 from pusoy_api.errors import envelope  # noqa: E402
 
@@ -22,7 +23,7 @@ class RefuseOversizedBodies:
         self.app = app
         self.limit = limit
         self.answer = json.dumps(
-            envelope("payload_too_large", f"The body is larger than {limit} bytes.")
+            envelope(ErrorCode.PAYLOAD_TOO_LARGE, f"The body is larger than {limit} bytes.")
         ).encode()
 
     async def __call__(self, scope, receive, send):  # type: ignore[no-untyped-def]

@@ -19,57 +19,39 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from pusoy_api.domain_errors import DomainError, ErrorCode
 from pusoy_api.parsers import PayloadTooLarge
 
 logger = logging.getLogger(__name__)
 
 
-class ApiError(exceptions.APIException):
-    """A refusal with a stable code, raised by services and views."""
-
-    status_code = status.HTTP_400_BAD_REQUEST
-
-    def __init__(
-        self,
-        code: str,
-        message: str,
-        *,
-        status_code: int | None = None,
-        details: dict[str, Any] | None = None,
-    ) -> None:
-        super().__init__(detail=message, code=code)
-        self.code = code
-        self.message = message
-        self.details = details or {}
-        if status_code is not None:
-            self.status_code = status_code
-
-
 # DRF exception class -> stable code. Order matters: subclasses first.
-_DRF_CODES: list[tuple[type[exceptions.APIException], str]] = [
-    (exceptions.ParseError, "malformed_request"),
-    (PayloadTooLarge, "payload_too_large"),
-    (exceptions.AuthenticationFailed, "authentication_failed"),
-    (exceptions.NotAuthenticated, "not_authenticated"),
-    (exceptions.PermissionDenied, "permission_denied"),
-    (exceptions.NotFound, "not_found"),
-    (exceptions.MethodNotAllowed, "method_not_allowed"),
-    (exceptions.NotAcceptable, "not_acceptable"),
-    (exceptions.UnsupportedMediaType, "unsupported_media_type"),
-    (exceptions.Throttled, "throttled"),
-    (exceptions.ValidationError, "invalid_input"),
+_DRF_CODES: list[tuple[type[exceptions.APIException], ErrorCode]] = [
+    (exceptions.ParseError, ErrorCode.MALFORMED_REQUEST),
+    (PayloadTooLarge, ErrorCode.PAYLOAD_TOO_LARGE),
+    (exceptions.AuthenticationFailed, ErrorCode.AUTHENTICATION_FAILED),
+    (exceptions.NotAuthenticated, ErrorCode.NOT_AUTHENTICATED),
+    (exceptions.PermissionDenied, ErrorCode.PERMISSION_DENIED),
+    (exceptions.NotFound, ErrorCode.NOT_FOUND),
+    (exceptions.MethodNotAllowed, ErrorCode.METHOD_NOT_ALLOWED),
+    (exceptions.NotAcceptable, ErrorCode.NOT_ACCEPTABLE),
+    (exceptions.UnsupportedMediaType, ErrorCode.UNSUPPORTED_MEDIA_TYPE),
+    (exceptions.Throttled, ErrorCode.THROTTLED),
+    (exceptions.ValidationError, ErrorCode.INVALID_INPUT),
 ]
 
 
-def envelope(code: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {"error": {"code": code, "message": message, "details": details or {}}}
+def envelope(
+    code: ErrorCode, message: str, details: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    return {"error": {"code": code.value, "message": message, "details": details or {}}}
 
 
-def _drf_code(exc: exceptions.APIException) -> str:
+def _drf_code(exc: exceptions.APIException) -> ErrorCode:
     for exc_class, code in _DRF_CODES:
         if isinstance(exc, exc_class):
             return code
-    return "error"
+    raise TypeError(f"no error code for {type(exc).__name__}")  # a new DRF error: a bug
 
 
 def _message(detail: Any) -> str:
@@ -86,6 +68,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     """DRF's EXCEPTION_HANDLER: the same envelope for every refusal."""
     if is_outage(exc):
         return service_unavailable(exc)
+    if isinstance(exc, DomainError):
+        return Response(envelope(exc.code, exc.message, exc.details), status=exc.status)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, RequestDataTooBig):
@@ -95,14 +79,12 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     response = drf_exception_handler(exc, context)
     if response is None:
         return None  # a real bug: let Django answer 500 and log it
-    if isinstance(exc, ApiError):
-        body = envelope(exc.code, exc.message, exc.details)
-    elif isinstance(exc, exceptions.ValidationError):
-        body = envelope("invalid_input", _message(exc.detail), {"fields": exc.detail})
+    if isinstance(exc, exceptions.ValidationError):
+        body = envelope(ErrorCode.INVALID_INPUT, _message(exc.detail), {"fields": exc.detail})
     elif isinstance(exc, exceptions.Throttled):
-        body = envelope("throttled", _message(exc.detail), {"retry_after": exc.wait})
+        body = envelope(ErrorCode.THROTTLED, _message(exc.detail), {"retry_after": exc.wait})
     elif isinstance(exc, PayloadTooLarge):
-        body = envelope("payload_too_large", _message(exc.detail), {"limit": exc.limit})
+        body = envelope(ErrorCode.PAYLOAD_TOO_LARGE, _message(exc.detail), {"limit": exc.limit})
     else:
         body = envelope(_drf_code(exc), _message(exc.detail))
     response.data = body
@@ -123,7 +105,7 @@ def is_outage(exc: BaseException) -> bool:
 
 def outage_body() -> dict[str, Any]:
     return envelope(
-        "service_unavailable",
+        ErrorCode.SERVICE_UNAVAILABLE,
         "The service is temporarily unavailable; try again shortly.",
         {"retry_after": RETRY_AFTER_SECONDS},
     )
@@ -142,12 +124,9 @@ def service_unavailable(exc: BaseException) -> Response:
 
 def json_404(request: Any, exception: Exception | None = None) -> JsonResponse:
     """handler404 outside DRF views (unknown paths)."""
-    return JsonResponse(envelope("not_found", "No such resource."), status=404)
+    return JsonResponse(envelope(ErrorCode.NOT_FOUND, "No such resource."), status=404)
 
 
 def json_500(request: Any) -> JsonResponse:
     """handler500: a 500 is always a bug; the body says so without leaking internals."""
-    return JsonResponse(
-        {"error": {"code": "server_error", "message": "Internal error.", "details": {}}},
-        status=500,
-    )
+    return JsonResponse(envelope(ErrorCode.SERVER_ERROR, "Internal error."), status=500)

@@ -26,6 +26,7 @@ from django.http import HttpRequest, JsonResponse
 from kombu import Connection
 
 from pusoy_api.db_deadline import bounded_waits
+from pusoy_api.domain_errors import ErrorCode
 from pusoy_api.errors import RETRY_AFTER_SECONDS
 
 logger = logging.getLogger(__name__)
@@ -153,7 +154,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
                 "status": "down",
                 "checks": checks,
                 "error": {
-                    "code": "service_unavailable",
+                    "code": ErrorCode.SERVICE_UNAVAILABLE.value,
                     "message": f"Unreachable: {', '.join(down)}.",
                     "details": problems,
                 },

@@ -16,17 +16,18 @@ from asgiref.sync import iscoroutinefunction
 from django.http import HttpRequest, HttpResponseBase, JsonResponse
 from django.utils.decorators import sync_and_async_middleware
 
+from pusoy_api.domain_errors import ErrorCode
 from pusoy_api.errors import envelope
 
 API_PREFIX = "/api/"
 
 _CODES = {
-    400: ("bad_request", "The request could not be understood."),
-    403: ("permission_denied", "Not allowed."),
-    404: ("not_found", "No such resource."),
-    405: ("method_not_allowed", "Method not allowed."),
-    413: ("payload_too_large", "The body is too large."),
-    500: ("server_error", "Internal error."),
+    400: (ErrorCode.BAD_REQUEST, "The request could not be understood."),
+    403: (ErrorCode.PERMISSION_DENIED, "Not allowed."),
+    404: (ErrorCode.NOT_FOUND, "No such resource."),
+    405: (ErrorCode.METHOD_NOT_ALLOWED, "Method not allowed."),
+    413: (ErrorCode.PAYLOAD_TOO_LARGE, "The body is too large."),
+    500: (ErrorCode.SERVER_ERROR, "Internal error."),
 }
 # Headers a client may need from the original answer (Allow on a 405, say).
 _KEPT_HEADERS = ("Allow", "Retry-After")
@@ -39,7 +40,8 @@ def _enveloped(request: HttpRequest, response: HttpResponseBase) -> HttpResponse
         or response.get("Content-Type", "").startswith("application/json")
     ):
         return response
-    code, message = _CODES.get(response.status_code, ("http_error", "The request failed."))
+    other = ErrorCode.SERVER_ERROR if response.status_code >= 500 else ErrorCode.BAD_REQUEST
+    code, message = _CODES.get(response.status_code, (other, "The request failed."))
     answer = JsonResponse(envelope(code, message), status=response.status_code)
     for header in _KEPT_HEADERS:
         if header in response:

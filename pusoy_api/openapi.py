@@ -8,6 +8,8 @@ from drf_spectacular.openapi import AutoSchema as BaseAutoSchema
 from drf_spectacular.utils import OpenApiResponse, inline_serializer
 from rest_framework import serializers
 
+from pusoy_api.domain_errors import ErrorCode
+
 ErrorSerializer = inline_serializer(
     name="Error",
     fields={
@@ -22,27 +24,29 @@ ErrorSerializer = inline_serializer(
     },
 )
 
-_DESCRIPTIONS = {
-    400: "The request is not what the schema describes (`invalid_input`, "
-    "`malformed_request`, `invalid_card`, `invalid_rules`, `invalid_seats`).",
-    401: "Missing or bad token (`not_authenticated`, `authentication_failed`).",
-    403: "Not allowed (`not_a_participant`, `permission_denied`).",
-    404: "No such resource (`not_found`).",
-    409: "Conflict with the current state (`not_your_turn`, `stale_seq`, `seat_taken`, ...).",
-    413: "The body is larger than the server accepts (`payload_too_large`).",
-    415: "The body is not `application/json` (`unsupported_media_type`).",
-    422: "Well-formed (the schema allows it) but the rules refuse it: illegal moves, "
-    "`duplicate_cards`, `no_human_seat`, `invalid_seat`, `weak_password`, "
-    "`invalid_username`, `idempotency_key_reused`.",
-    429: "Too many requests (`throttled`; `details.retry_after` and `Retry-After` in seconds).",
-    503: "A backing service (the database) is unreachable (`service_unavailable`); retry "
-    "after the `Retry-After` header's seconds.",
+_SUMMARIES = {
+    400: "The request is not what the schema describes",
+    401: "Missing or bad token, or a wrong login",
+    403: "Not allowed",
+    404: "No such resource",
+    409: "Conflict with the game's current state",
+    413: "The body is too large",
+    415: "The body is not JSON",
+    422: "The schema allows it; the rules refuse it",
+    429: "Too many requests (`details.retry_after` and `Retry-After` in seconds)",
+    503: "The database is unreachable or overloaded; retry after `Retry-After` seconds",
 }
+
+
+def _description(status: int) -> str:
+    """A status's summary and every code it can carry (from ErrorCode, the one table)."""
+    codes = ", ".join(f"`{code.value}`" for code in ErrorCode.for_status(status))
+    return f"{_SUMMARIES[status]}: {codes}."
 
 
 def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
     return {
-        code: OpenApiResponse(response=ErrorSerializer, description=_DESCRIPTIONS[code])
+        code: OpenApiResponse(response=ErrorSerializer, description=_description(code))
         for code in statuses
     }
 

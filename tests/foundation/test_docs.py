@@ -26,3 +26,15 @@ def test_the_hash_chain_example_in_the_api_doc_recomputes():
     assert chain_1 == hashlib.sha256((commitment + json_1).encode()).hexdigest()
     assert chain_2 == hashlib.sha256((chain_1 + json_2).encode()).hexdigest()
     assert chain_2 == chain_next(chain_next(commitment, json_1), json_2)
+
+
+def test_the_error_table_in_the_api_doc_is_the_error_codes():
+    from pusoy_api.domain_errors import ErrorCode
+
+    text = (DOCS / "api.md").read_text()
+    section = text[text.index("## Errors") : text.index("A move is checked in this order")]
+    documented = {}
+    for status, codes in re.findall(r"^\| (\d{3}) \| ([^|]+) \|", section, flags=re.MULTILINE):
+        for code in re.findall(r"`([a-z_]+)`", codes):
+            documented[code] = int(status)
+    assert documented == {code.value: code.status for code in ErrorCode}
