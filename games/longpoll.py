@@ -7,8 +7,8 @@ a waiting client holds no database connection and runs no thread (Django still p
 idle per-request thread for it: see the design note).
 
 One `LISTEN pusoy_moves` connection per event loop (so per web process) fans the
-notifications that `games.services._notify` sends at every commit out to the asyncio
-waiters of that game, so a move made in any process on any machine wakes them; the
+notifications that `games.services.side_effects.notify_waiters` sends at every commit
+out to the asyncio waiters of that game, so a move made in any process on any machine wakes them; the
 history they are then answered with is read once for all the waiters of the game woken
 together (not once each). The listener reconnects on failure (waking every waiter), and
 every few seconds the process re-reads the last seq of each game it has waiters for, as a

@@ -292,10 +292,10 @@ def test_without_notify_waiters_poll(game, monkeypatch):
 @postgres_only
 @pytest.mark.django_db(transaction=True)
 def test_a_lost_notification_is_caught_by_the_recheck(game, monkeypatch):
-    from games import services
+    from games.services import game_row
 
     monkeypatch.setattr(longpoll, "RECHECK_SECONDS", 0.3)
-    monkeypatch.setattr(services, "_notify", lambda game: None)  # the NOTIFY never comes
+    monkeypatch.setattr(game_row, "notify_waiters", lambda game: None)  # no NOTIFY comes
     game_id, _, mover, other_player, _ = game
     url = f"/api/v1/games/{game_id}/moves?since=0&wait=10"
 

@@ -1,0 +1,106 @@
+"""A deal's life inside a match: dealt from a fresh secret seed, scored when the first
+player goes out, and followed by the next deal or the end of the match."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import F
+from django.utils import timezone
+
+from games.chain import chain_genesis
+from games.engine import DealResult, DealState, Rules, format_cards
+from games.engine.shuffle import commitment, face_up_card, new_seed
+from games.models import Deal, Game, GameStatus
+from games.services.game_row import game_touch
+from games.services.side_effects import queue_ai_turn_on_commit
+from players.models import Player
+
+
+def deal_start(game: Game, *, leader: int | None) -> Deal:
+    """Shuffle from a fresh secret seed and publish only its commitment."""
+    rules = Rules.from_dict(game.rules)
+    seed = new_seed()
+    state = DealState.from_seed(rules, seed, game.num_seats, leader=leader)
+    face_up = face_up_card(seed, rules, game.num_seats)
+    game.current_deal_number += 1
+    now = timezone.now()
+    deal_commitment = commitment(seed)
+    deal = Deal.objects.create(
+        game=game,
+        number=game.current_deal_number,
+        seed=seed.hex(),
+        commitment=deal_commitment,
+        chain_head=chain_genesis(deal_commitment),
+        hands=[format_cards(hand) for hand in state.initial_hands],
+        set_aside=format_cards(state.set_aside),
+        face_up_card=str(face_up or ""),
+        leader=leader,
+        turn=state.turn,
+        turn_started_at=now,
+        snapshot=state.to_dict(),
+    )
+    queue_ai_turn_on_commit(game, deal)
+    return deal
+
+
+def deal_score(game: Game, deal: Deal, result: DealResult) -> None:
+    """Points are fixed when the first player goes out (even if play_out goes on).
+
+    Seat scores are changed on the seats read with the locked game (every writer of a
+    seat's score holds the game's row lock), so the game in hand stays true for the rest
+    of the transaction and for the answer built from it."""
+    deal.winner = result.winner
+    deal.points = list(result.points)
+    for seat in game.seats.all():
+        seat.score += result.points[seat.position]
+        seat.save(update_fields=["score"])
+        if seat.player_id:
+            Player.objects.filter(pk=seat.player_id).update(
+                deals_played=F("deals_played") + 1,
+                deals_won=F("deals_won") + (1 if seat.position == result.winner else 0),
+                points=F("points") + result.points[seat.position],
+            )
+
+
+def deal_finished(game: Game, deal: Deal) -> Deal | None:
+    """The match goes on with a new deal led by this deal's winner (returned), or ends."""
+    if target_reached(game):
+        game_finish(game)
+        return None
+    next_deal = deal_start(game, leader=deal.winner)
+    game_touch(game, "current_deal_number")
+    return next_deal
+
+
+def higher_score_wins(rules: dict[str, Any]) -> bool:
+    return rules["scoring"] == "deuces-double"
+
+
+def target_reached(game: Game) -> bool:
+    if game.target_deals is not None and game.current_deal_number >= game.target_deals:
+        return True
+    if game.target_score is not None:
+        return max(s.score for s in game.seats.all()) >= game.target_score
+    return False
+
+
+def game_finish(game: Game) -> None:
+    seats = list(game.seats.all())
+    wins = dict.fromkeys((s.position for s in seats), 0)
+    for winner in game.deals.values_list("winner", flat=True):
+        if winner is not None:
+            wins[winner] += 1
+    # deuces-double: most points wins; cards-left: fewest. Ties: more deals won, then seat.
+    sign = -1 if higher_score_wins(game.rules) else 1
+    winner = min(seats, key=lambda s: (sign * s.score, -wins[s.position], s.position))
+    game.status = GameStatus.FINISHED
+    game.winner_seat = winner.position
+    game.finished_at = timezone.now()
+    for s in seats:
+        if s.player_id:
+            Player.objects.filter(pk=s.player_id).update(
+                games_played=F("games_played") + 1,
+                games_won=F("games_won") + (1 if s.position == winner.position else 0),
+            )
+    game_touch(game, "status", "winner_seat", "finished_at")

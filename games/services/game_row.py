@@ -1,0 +1,33 @@
+"""The game row every write on a game goes through: read and locked first, saved last."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.db.models import Prefetch
+
+from games.models import Game, Seat
+from games.services.side_effects import notify_waiters
+from pusoy_api.domain_errors import DomainError, ErrorCode
+
+
+def game_locked(game_id: uuid.UUID) -> Game:
+    """The game row, locked until the transaction ends, with its seats read once."""
+    game = (
+        Game.objects.select_for_update(of=("self",))
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+        )
+        .filter(pk=game_id)
+        .first()
+    )
+    if game is None:
+        raise DomainError(ErrorCode.NOT_FOUND, "No such game.")
+    return game
+
+
+def game_touch(game: Game, *fields: str) -> None:
+    """Save a changed game: its version goes up (we hold its row lock) and waiters wake."""
+    game.version += 1
+    game.save(update_fields=["version", "updated_at", *fields])
+    notify_waiters(game)

@@ -1,0 +1,152 @@
+"""Moves: a human's, and the ones the server makes for a seat (an AI, an expired turn).
+
+A move locks its game's row, so the moves of one game are applied one at a time; it is
+checked by the engine, stored with its hash-chain link, and may end the deal and the
+match. Refusals raise DomainError and change nothing.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.chain import chain_next, move_canonical_json
+from games.engine import DealState, EngineError, Play, format_cards
+from games.errors import domain_error
+from games.models import Deal, Game, GameStatus, Move
+from games.services.deals import deal_finished, deal_score
+from games.services.game_row import game_locked, game_touch
+from games.services.side_effects import queue_ai_turn_on_commit
+from players.models import Player
+from pusoy_api.domain_errors import DomainError, ErrorCode
+
+
+@dataclass(frozen=True)
+class MoveOutcome:
+    """What a human's move did, in the transaction's final state: the move, the game
+    (seats and scores as they now are), the deal now in play with its engine state (the
+    next deal when this move ended one in a match), and the deal this move ended, if any."""
+
+    move: Move
+    game: Game
+    deal: Deal
+    state: DealState
+    ended_deal: Deal | None
+
+
+@transaction.atomic
+def move_submit(
+    *,
+    game_id: uuid.UUID,
+    player: Player,
+    action: str,
+    cards: list[str] | None,
+    expected_seq: int | None = None,
+) -> MoveOutcome:
+    """A human's move. Refusals raise DomainError and change nothing."""
+    game = game_locked(game_id)
+    seat = next((s.position for s in game.seats.all() if s.player_id == player.pk), None)
+    if seat is None:
+        raise DomainError(ErrorCode.NOT_A_PARTICIPANT, "You have no seat in this game.")
+    if game.status != GameStatus.ACTIVE:
+        raise DomainError(ErrorCode.GAME_NOT_ACTIVE, f"The game is {game.status}.")
+    deal = current_deal(game)
+    if expected_seq is not None and expected_seq != deal.seq:
+        raise DomainError(
+            ErrorCode.STALE_SEQ,
+            f"The deal has moved on: last seq is {deal.seq}, not {expected_seq}.",
+            details={"seq": deal.seq},
+        )
+    return move_apply(game, deal, seat, action, cards, actor="player", player=player)
+
+
+@transaction.atomic
+def move_submit_for_seat(
+    *,
+    game_id: uuid.UUID,
+    deal_number: int,
+    expected_seq: int,
+    seat: int,
+    action: str,
+    cards: list[str] | None,
+    actor: str,
+) -> Move | None:
+    """A move the server makes for a seat (an AI, or a human whose time ran out),
+    computed by the caller outside any transaction. Applies nothing and returns None
+    when the deal has moved on since the caller looked (a duplicated or late task)."""
+    game = game_locked(game_id)
+    if game.status != GameStatus.ACTIVE or game.current_deal_number != deal_number:
+        return None
+    deal = current_deal(game)
+    if deal.seq != expected_seq or deal.turn != seat:
+        return None
+    return move_apply(game, deal, seat, action, cards, actor=actor, player=None).move
+
+
+def current_deal(game: Game) -> Deal:
+    return Deal.objects.get(game=game, number=game.current_deal_number)
+
+
+def move_apply(
+    game: Game,
+    deal: Deal,
+    seat: int,
+    action: str,
+    cards: list[str] | None,
+    *,
+    actor: str,
+    player: Player | None,
+) -> MoveOutcome:
+    """Validate and apply one move: the move row, its hash-chain link, the deal's cached
+    state; then the deal's end, the match's next deal or end, and the side effects."""
+    state = DealState.from_dict(deal.snapshot)
+    try:
+        engine_move = state.validate(seat, action, cards)
+        state.apply(engine_move, seat)
+    except EngineError as exc:
+        raise domain_error(exc) from exc
+    played = format_cards(engine_move.cards)
+    seq = deal.seq + 1
+    combination = "" if engine_move.is_pass else Play.parse(engine_move.cards, state.rules).kind
+    move = Move.objects.create(
+        deal=deal,
+        seq=seq,
+        seat=seat,
+        action=engine_move.action,
+        cards=played,
+        combination=combination,
+        actor=actor,
+        player=player,
+        chain=chain_next(
+            deal.chain_head,
+            move_canonical_json(
+                deal_number=deal.number, seq=seq, seat=seat, action=engine_move.action, cards=played
+            ),
+        ),
+    )
+    deal.chain_head = move.chain
+    deal.seq = seq
+    deal.turn = state.turn
+    deal.turn_started_at = timezone.now()
+    deal.snapshot = state.to_dict()
+    fields = ["chain_head", "seq", "turn", "turn_started_at", "snapshot"]
+    if state.result is not None and deal.winner is None:
+        deal_score(game, deal, state.result)
+        fields += ["winner", "points"]
+    if state.is_over:
+        deal.places = list(state.result.places)
+        deal.finished_at = timezone.now()
+        fields += ["places", "finished_at"]
+    deal.save(update_fields=fields)
+    if not state.is_over:
+        queue_ai_turn_on_commit(game, deal)
+        game_touch(game)
+        return MoveOutcome(move=move, game=game, deal=deal, state=state, ended_deal=None)
+    next_deal = deal_finished(game, deal)
+    if next_deal is None:
+        return MoveOutcome(move=move, game=game, deal=deal, state=state, ended_deal=deal)
+    next_state = DealState.from_dict(next_deal.snapshot)
+    return MoveOutcome(move=move, game=game, deal=next_deal, state=next_state, ended_deal=deal)

@@ -1,0 +1,31 @@
+"""What a write on a game does once it commits: wake long-polling clients, queue the
+next AI turn. Both happen only at commit (never for a write that rolls back)."""
+
+from __future__ import annotations
+
+from django.db import connection
+
+from games.dispatch import enqueue_on_commit
+from games.models import Deal, Game
+
+NOTIFY_CHANNEL = "pusoy_moves"
+
+
+def notify_waiters(game: Game) -> None:
+    """Wake long-polling clients in every web process. NOTIFY is transactional in
+    PostgreSQL: it is delivered at commit, and never for a rolled-back move."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_notify(%s, %s)", [NOTIFY_CHANNEL, str(game.pk)])
+
+
+def queue_ai_turn_on_commit(game: Game, deal: Deal) -> None:
+    """Queue the AI's move when the seat to play is an AI, once this transaction commits."""
+    if deal.turn is None:
+        return
+    level = next((s.ai_level for s in game.seats.all() if s.position == deal.turn), "")
+    if not level:
+        return
+    from games.tasks import ai_move  # tasks call services: import at use, not at load
+
+    enqueue_on_commit(ai_move, str(game.pk), deal.number, deal.seq)

@@ -1,0 +1,115 @@
+"""Turns the server plays: AI seats, and humans whose move deadline has passed; and the
+periodic sweep that finds turns that waited too long."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import random
+import uuid
+
+from django.conf import settings
+from django.db.models import Exists, F, OuterRef
+from django.utils import timezone
+
+from games.ai import Budget, choose_move, timeout_move
+from games.dispatch import enqueue
+from games.engine import DealState, format_cards
+from games.engine import Move as EngineMove
+from games.models import Deal, GameStatus, Seat
+from games.services.moves import move_submit_for_seat
+
+logger = logging.getLogger(__name__)
+
+
+def _open_turn(game_id: str | uuid.UUID, deal_number: int, expected_seq: int) -> Deal | None:
+    """The deal, if its turn is still the one after move `expected_seq` of an active
+    game; None when it has moved on (read without a lock: the apply re-checks)."""
+    deal = (
+        Deal.objects.filter(game_id=game_id, number=deal_number, finished_at__isnull=True)
+        .select_related("game")
+        .first()
+    )
+    if deal is None or deal.seq != expected_seq or deal.turn is None:
+        return None
+    return deal if deal.game.status == GameStatus.ACTIVE else None
+
+
+def _play_for_seat(deal: Deal, engine_move: EngineMove, *, actor: str) -> bool:
+    """Apply a move the server chose for the seat to play; False if the deal moved on."""
+    applied = move_submit_for_seat(
+        game_id=deal.game_id,
+        deal_number=deal.number,
+        expected_seq=deal.seq,
+        seat=deal.turn,
+        action=engine_move.action,
+        cards=format_cards(engine_move.cards) or None,
+        actor=actor,
+    )
+    return applied is not None
+
+
+def ai_turn_play(*, game_id: str | uuid.UUID, deal_number: int, expected_seq: int) -> bool:
+    """Compute and apply an AI seat's move. The (slow) search runs outside any
+    transaction on a snapshot; the move is then applied with `expected_seq`, so a
+    duplicated, retried or late task applies nothing. Returns whether it applied."""
+    deal = _open_turn(game_id, deal_number, expected_seq)
+    if deal is None:
+        return False
+    level = deal.game.seats.filter(position=deal.turn).values_list("ai_level", flat=True).get()
+    if not level:
+        return False
+    view = DealState.from_dict(deal.snapshot).view(deal.turn)
+    move = choose_move(
+        level, view, random.Random(), budget=Budget(seconds=settings.AI_EXPERT_SECONDS)
+    )
+    return _play_for_seat(deal, move, actor=f"ai:{level}")
+
+
+def timeout_turn_play(*, game_id: str | uuid.UUID, deal_number: int, expected_seq: int) -> bool:
+    """Play for a human whose move deadline has passed: pass when following, the lowest
+    legal play when leading. Marked `timeout` in the history. Exactly once per turn:
+    applied with `expected_seq`, so a second sweep finds the deal moved on."""
+    deal = _open_turn(game_id, deal_number, expected_seq)
+    if deal is None or deal.game.turn_timeout is None:
+        return False
+    if deal.turn_started_at + deal.game.turn_timeout > timezone.now():
+        return False
+    move = timeout_move(DealState.from_dict(deal.snapshot).view(deal.turn))
+    return _play_for_seat(deal, move, actor="timeout")
+
+
+def turns_sweep(*, now: dt.datetime | None = None) -> dict[str, int]:
+    """Find turns that waited too long. AI turns are re-queued (the task is idempotent,
+    so a turn that was only slow is not played twice); expired human turns are played."""
+    from games.tasks import ai_move
+
+    now = now or timezone.now()
+    stalled_before = now - dt.timedelta(seconds=settings.AI_STALL_SECONDS)
+    open_turns = Deal.objects.filter(
+        finished_at__isnull=True,
+        turn__isnull=False,
+        game__status=GameStatus.ACTIVE,
+        number=F("game__current_deal_number"),
+    )
+    ai_seat = Seat.objects.filter(game=OuterRef("game"), position=OuterRef("turn"), ai_level__gt="")
+    requeued = 0
+    for game_id, number, seq in (
+        open_turns.filter(Exists(ai_seat), turn_started_at__lt=stalled_before)
+        .values_list("game_id", "number", "seq")
+        .iterator()
+    ):
+        # A broker hiccup skips this game (logged); the next sweep tries it again.
+        requeued += enqueue(ai_move, str(game_id), number, seq)
+    timed_out = 0
+    expired = (
+        open_turns.filter(~Exists(ai_seat), game__turn_timeout__isnull=False)
+        .annotate(deadline=F("turn_started_at") + F("game__turn_timeout"))
+        .filter(deadline__lte=now)
+        .values_list("game_id", "number", "seq")
+    )
+    for game_id, number, seq in list(expired):
+        timed_out += timeout_turn_play(game_id=game_id, deal_number=number, expected_seq=seq)
+    if requeued or timed_out:
+        logger.info("sweep: re-queued %d AI turns, played %d expired turns", requeued, timed_out)
+    return {"requeued": requeued, "timed_out": timed_out}
