@@ -8,8 +8,11 @@ rules live in the engine; the transactions in services.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from typing import Any
 
+from adrf.views import APIView as AsyncAPIView
+from asgiref.sync import sync_to_async
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.generics import GenericAPIView
@@ -18,7 +21,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
-from games import idempotency, selectors, services
+from games import idempotency, longpoll, selectors, services
 from games.engine import verify_record
 from games.inputs import (
     MAX_SEQ,
@@ -212,8 +215,13 @@ class GameStateApi(APIView):
 # --- Moves ---------------------------------------------------------------------------
 
 
-class MovesApi(APIView):
-    """POST a move; GET the public history (long-polling with `?wait=`)."""
+class MovesApi(AsyncAPIView):
+    """POST a move; GET the public history, long-polling with `?wait=`.
+
+    An async DRF view (adrf): a GET that waits awaits the long-poll hub (games.longpoll)
+    on the event loop, holding no thread and no database connection; everything that
+    touches the database runs in the request's own thread, as a sync view would.
+    """
 
     request_name = "Move"
     MAX_WAIT_SECONDS = 30
@@ -269,7 +277,10 @@ class MovesApi(APIView):
             OpenApiExample("Pass", value={"action": "pass", "expected_seq": 13}),
         ],
     )
-    def post(self, request, game_id):  # type: ignore[no-untyped-def]
+    async def post(self, request, game_id):  # type: ignore[no-untyped-def]
+        return await sync_to_async(self._post)(request, game_id)
+
+    def _post(self, request, game_id):  # type: ignore[no-untyped-def]
         data = MoveInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
 
@@ -298,18 +309,29 @@ class MovesApi(APIView):
         parameters=[FilterSerializer],
         responses={200: HistorySerializer, **error_responses(400, 401, 404, 503)},
     )
-    def get(self, request, game_id):  # type: ignore[no-untyped-def]
+    async def get(self, request, game_id):  # type: ignore[no-untyped-def]
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
-        return Response(self.history(game_id, filters.validated_data))
-
-    @classmethod
-    def history(cls, game_id: Any, filters: dict[str, Any]) -> dict[str, Any]:
-        game = selectors.game_get(game_id=game_id)
-        history = selectors.deal_moves(
-            game=game, number=filters.get("deal"), since=filters.get("since", 0)
+        deal, since, wait = (filters.validated_data.get(k) for k in ("deal", "since", "wait"))
+        read = functools.partial(history_answer, game_id=game_id, number=deal, since=since)
+        if not wait:
+            return Response(await sync_to_async(read)())
+        body = await longpoll.wait_for_news(
+            game_id=str(game_id),
+            ask=(deal, since),
+            seconds=wait,
+            read=read,
+            # News: a move after `since`, or another deal than the one the client saw.
+            is_news=lambda answer: bool(answer["moves"]),
+            is_final=lambda answer: answer["finished"],
         )
-        return HistorySerializer(history).data
+        return Response(body)
+
+
+def history_answer(*, game_id: Any, number: int | None, since: int) -> dict[str, Any]:
+    """The history as the API renders it (what a waiter is answered with, when it wakes)."""
+    game = selectors.game_get(game_id=game_id)
+    return HistorySerializer(selectors.deal_moves(game=game, number=number, since=since)).data
 
 
 # --- Records and replays ---------------------------------------------------------------

@@ -1,18 +1,16 @@
-"""Long-polling for `GET games/{id}/moves?since=SEQ&wait=SECONDS` (see docs/long-polling.md).
+"""Waiting for moves: what `GET games/{id}/moves?since=SEQ&wait=SECONDS` waits on
+(see docs/long-polling.md). The view (`games.apis.MovesApi`, an async DRF view) reads and
+renders; this module only decides when to read again.
 
-The route is an async view. It runs the ordinary DRF `MovesApi` in a thread (same auth,
-validation, errors and body), gives the database connection back to the pool, and, when
-nothing is newer than `since`, waits on the event loop for a PostgreSQL notification:
-a waiting client holds no database connection and runs no thread (Django still parks an
-idle per-request thread for it: see the design note).
-
-One `LISTEN pusoy_moves` connection per event loop (so per web process) fans the
-notifications that `games.services.side_effects.notify_waiters` sends at every commit
-out to the asyncio waiters of that game, so a move made in any process on any machine wakes them; the
+A waiting request holds no database connection and runs no thread (Django still parks an
+idle per-request thread for it: see the design note). One `LISTEN pusoy_moves`
+connection per event loop (so per web process) fans the notifications that
+`games.services.side_effects.notify_waiters` sends at every commit out to the asyncio
+waiters of that game, so a move made in any process on any machine wakes them; the
 history they are then answered with is read once for all the waiters of the game woken
 together (not once each). The listener reconnects on failure (waking every waiter), and
-every few seconds the process re-reads the last seq of each game it has waiters for, as a
-safety net; on SQLite (the no-config dev mode), which has no NOTIFY, every half second.
+every few seconds the process re-reads the last seq of each game it has waiters for, as
+a safety net; on SQLite (the no-config dev mode), which has no NOTIFY, every half second.
 """
 
 from __future__ import annotations
@@ -23,22 +21,19 @@ import contextvars
 import logging
 import weakref
 from collections import defaultdict
-from typing import Any
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import DatabaseError, connections
-from django.http import HttpRequest, HttpResponse
-from django.views.decorators.csrf import csrf_exempt
-from rest_framework.renderers import JSONRenderer
-from rest_framework.response import Response
 
 from games import selectors
-from games.apis import MovesApi
 from games.services import NOTIFY_CHANNEL
-from pusoy_api.domain_errors import DomainError
 
 logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 # Each process re-reads the last seq of every game it has waiters for this often, even
 # without a notification: the safety net for a notification lost with its connection.
@@ -51,13 +46,11 @@ HEALTH_CHECK_SECONDS = 30.0
 # How long a request waits for the LISTEN connection of its process to be up.
 READY_TIMEOUT = 2.0
 
-_drf_moves_view = MovesApi.as_view()
+
+# --- Reads on the request's thread, giving its connection back ------------------------
 
 
-# --- The sync part: the DRF view, and giving its connection back -----------------------
-
-
-def _release_connections() -> None:
+def release_connections() -> None:
     """Return this thread's database connections to the pool (or close them) now,
     rather than at the end of the request: the request may now wait for 30 seconds.
     Inside an atomic block (a test's transaction) the connection is left alone."""
@@ -66,14 +59,11 @@ def _release_connections() -> None:
             conn.close()
 
 
-def _run_view(request: HttpRequest, game_id: Any) -> HttpResponse:
+def _read_released(read: Callable[[], T]) -> T:
     try:
-        response = _drf_moves_view(request, game_id=game_id)
-        if callable(getattr(response, "render", None)):
-            response.render()
-        return response
+        return read()
     finally:
-        _release_connections()
+        release_connections()
 
 
 def _latest_released(game_id: Any) -> tuple[int, int]:
@@ -83,17 +73,9 @@ def _latest_released(game_id: Any) -> tuple[int, int]:
         connections.close_all()
 
 
-def _history(game_id: Any, filters: dict[str, Any]) -> dict[str, Any]:
-    try:
-        return MovesApi.history(game_id, filters)
-    finally:
-        _release_connections()
-
-
 # thread_sensitive: the request's own thread, as Django runs sync views under ASGI (and
 # the test client's thread under WSGI, so tests see their own transaction).
-run_view = sync_to_async(_run_view, thread_sensitive=True)
-history = sync_to_async(_history, thread_sensitive=True)
+read_on_request_thread = sync_to_async(_read_released, thread_sensitive=True)
 # For the hub's own re-checks, which belong to no request: any pool thread.
 latest_any_thread = sync_to_async(_latest_released, thread_sensitive=False)
 
@@ -155,8 +137,8 @@ class Hub:
 
     def __init__(self) -> None:
         self.waiters: defaultdict[str, set[_Waiter]] = defaultdict(set)
-        # game id -> {(deal, since): the history body being read, or just read}
-        self.bodies: dict[str, dict[tuple[Any, int], asyncio.Future[dict[str, Any]]]] = {}
+        # game id -> {what was asked: the answer being read, or just read}
+        self.bodies: dict[str, dict[Hashable, asyncio.Future[Any]]] = {}
         self.ready = asyncio.Event()
         self.postgres = _uses_postgres()
         pool_size = getattr(settings, "DB_POOL_MAX_SIZE", 0) or 8
@@ -231,20 +213,19 @@ class Hub:
                 async with asyncio.timeout(timeout):
                     await self.ready.wait()
 
-    async def history(self, game_id: Any, filters: dict[str, Any]) -> dict[str, Any]:
-        """The history body, read once for all the waiters of a game woken together and
-        asking the same thing (deal, since): a move wakes hundreds with one query set.
-        A read is shared until the next notification for the game, or SHARE_SECONDS."""
-        key, ask = str(game_id), (filters.get("deal"), filters["since"])
+    async def read_shared(self, game_id: str, ask: Hashable, read: Callable[[], T]) -> T:
+        """`read()` once for all the waiters of a game woken together and asking the same
+        thing (`ask`): a move wakes hundreds with one query set. A read is shared until
+        the next notification for the game, or SHARE_SECONDS."""
         loop = asyncio.get_running_loop()
         while True:
-            shared = self.bodies.setdefault(key, {})
+            shared = self.bodies.setdefault(game_id, {})
             future = shared.get(ask)
             if future is None:
                 future = shared[ask] = loop.create_future()
                 try:
                     async with self.db_slots:
-                        body = await history(game_id, filters)
+                        body = await read_on_request_thread(read)
                 except BaseException:
                     future.cancel()  # the others read for themselves
                     if shared.get(ask) is future:
@@ -308,81 +289,38 @@ def hub() -> Hub:
     return found
 
 
-# --- The view ---------------------------------------------------------------------------------
+# --- Waiting for news ----------------------------------------------------------------------
 
 
-def _wait_asked(request: HttpRequest) -> bool:
+async def wait_for_news(
+    *,
+    game_id: str,
+    ask: Hashable,
+    seconds: float,
+    read: Callable[[], T],
+    is_news: Callable[[T], bool],
+    is_final: Callable[[T], bool],
+) -> T:
+    """`read()` at once, and again each time the game changes, until an answer
+    `is_news`, or `is_final` (nothing more can come), or `seconds` pass; the last answer
+    read. Reads run on the request's thread and give its connection back, so the
+    request holds none while it waits."""
+    hub_ = hub()
+    # Subscribed before the first read, so a move committed after it is never missed.
+    waiter = hub_.subscribe(game_id)
     try:
-        return float(request.GET.get("wait", "0")) > 0
-    except ValueError:
-        return False  # the DRF view answers 400
-
-
-def _news(data: dict[str, Any], deal: int) -> bool:
-    return bool(data["moves"]) or (data["deal"] or 0) != deal
-
-
-def _answer(first: Response, body: dict[str, Any]) -> Response:
-    """A fresh body, rendered and negotiated exactly as the view's first answer was."""
-    response = Response(body, status=200)
-    for name, value in first.items():
-        if name.lower() not in {"content-type", "content-length"}:
-            response[name] = value
-    response.accepted_renderer = first.accepted_renderer
-    response.accepted_media_type = first.accepted_media_type
-    response.renderer_context = {**first.renderer_context, "response": response}
-    if isinstance(first.accepted_renderer, JSONRenderer):
-        response.render()  # a small JSON dump: cheaper here than a trip to a thread
-    return response  # else Django renders it (browsable API) in the request's thread
-
-
-async def _wait_for_news(
-    request: HttpRequest, game_id: Any, hub_: Hub, waiter: _Waiter, first: Response
-) -> HttpResponse:
-    """Auth and validation passed with the first answer; now wait for news, then answer
-    with the history read at that point."""
-    params = MovesApi.FilterSerializer(data=request.GET)
-    params.is_valid(raise_exception=True)  # the view validated it already
-    filters = params.validated_data
-    if first.data["finished"]:
-        return first  # a finished deal (a past one, or the game is over): nothing will come
-    deal = first.data["deal"] or 0
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + filters["wait"]
-    try:
+        await hub_.wait_ready()
+        answer = await read_on_request_thread(read)
+        if is_news(answer) or is_final(answer):
+            return answer
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + seconds
         while (remaining := deadline - loop.time()) > 0:
             if not await waiter.wait(remaining):
                 break
-            body = await hub_.history(game_id, filters)
-            if _news(body, deal):
-                return _answer(first, body)
-        return _answer(first, await hub_.history(game_id, filters))
-    except (DomainError, DatabaseError):
-        # The game went away, or the database: let the view answer as it would.
-        return await run_view(request, game_id)
-
-
-@csrf_exempt
-async def moves_view(request: HttpRequest, game_id: Any) -> HttpResponse:
-    """`games/{id}/moves`: POST and plain GET go to `MovesApi` unchanged; a GET with
-    `wait` > 0 and nothing newer than `since` waits here for a move."""
-    if request.method != "GET" or not _wait_asked(request):
-        return await run_view(request, game_id)
-    hub_ = hub()
-    key = str(game_id)
-    # Subscribe before the first read, so a move committed after it is never missed.
-    waiter = hub_.subscribe(key)
-    try:
-        await hub_.wait_ready()
-        first = await run_view(request, game_id)
-        if not isinstance(first, Response) or first.status_code != 200 or first.data["moves"]:
-            return first
-        return await _wait_for_news(request, game_id, hub_, waiter, first)
+            answer = await hub_.read_shared(game_id, ask, read)
+            if is_news(answer):
+                return answer
+        return await hub_.read_shared(game_id, ask, read)
     finally:
-        hub_.unsubscribe(key, waiter)
-
-
-# drf-spectacular (and DRF's schema generator) read the endpoint from these attributes,
-# so the schema still documents `MovesApi` (GET with `wait`, and POST).
-moves_view.cls = MovesApi  # type: ignore[attr-defined]
-moves_view.initkwargs = {}  # type: ignore[attr-defined]
+        hub_.unsubscribe(game_id, waiter)
