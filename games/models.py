@@ -10,6 +10,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from games.ai import LEVELS
+
 
 class GameStatus(models.TextChoices):
     WAITING = "waiting"
@@ -18,11 +20,8 @@ class GameStatus(models.TextChoices):
     ABANDONED = "abandoned"
 
 
-class AiLevel(models.TextChoices):
-    RANDOM = "random"
-    GREEDY = "greedy"
-    HEURISTIC = "heuristic"
-    EXPERT = "expert"
+# The levels are the bots' (games.ai.LEVELS, weakest first): defined there, once.
+AiLevel = models.TextChoices("AiLevel", [(level.upper(), level) for level in LEVELS])
 
 
 class DealOutcome(NamedTuple):
