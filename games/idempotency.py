@@ -11,12 +11,10 @@ the first to commit, then replays its answer.
 
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
 import json
 from collections.abc import Callable
 
-from django.conf import settings
 from django.db import transaction
 from django.http import HttpResponse
 from django.utils import timezone
@@ -25,15 +23,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games.models import IdempotentRequest
+from games.services.retention import idempotency_key_ttl
 from pusoy_api.domain_errors import DomainError, ErrorCode
 
 HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
 MAX_KEY_LENGTH = 255
-
-
-def key_ttl() -> dt.timedelta:
-    return dt.timedelta(hours=settings.IDEMPOTENCY_KEY_TTL_HOURS)
 
 
 def request_fingerprint(request: Request) -> str:
@@ -58,7 +53,7 @@ def idempotent(request: Request, produce: Callable[[], Response]) -> HttpRespons
     with transaction.atomic():
         # An expired key is free again (the periodic purge also removes it).
         IdempotentRequest.objects.filter(
-            player=request.user, key=key, created_at__lt=timezone.now() - key_ttl()
+            player=request.user, key=key, created_at__lt=timezone.now() - idempotency_key_ttl()
         ).delete()
         claim, created = IdempotentRequest.objects.get_or_create(
             player=request.user, key=key, defaults={"request_hash": fingerprint}
@@ -93,10 +88,3 @@ def _stored_answer(claim: IdempotentRequest, *, replayed: bool) -> HttpResponse:
     )
     answer[REPLAYED_HEADER] = "true" if replayed else "false"
     return answer
-
-
-def purge_expired(*, now: dt.datetime | None = None) -> int:
-    """Delete stored answers older than the key lifetime (they hold the player's hand)."""
-    cutoff = (now or timezone.now()) - key_ttl()
-    deleted, _ = IdempotentRequest.objects.filter(created_at__lt=cutoff).delete()
-    return deleted

@@ -52,6 +52,6 @@ def sweep_turns() -> dict[str, int]:
 @shared_task(name="games.purge_idempotency_keys", autoretry_for=TRANSIENT, max_retries=3)
 def purge_idempotency_keys() -> int:
     """Periodic (celery beat): delete stored `Idempotency-Key` answers past their lifetime."""
-    from games import idempotency
+    from games.services import retention
 
-    return idempotency.purge_expired()
+    return retention.idempotency_keys_purge()

@@ -19,13 +19,13 @@ without backoff (and the cache module logs a warning).
 from __future__ import annotations
 
 import hashlib
+import math
 import time
 import uuid
 from dataclasses import dataclass
 
-from rest_framework.exceptions import Throttled
-
 from pusoy_api.cache import FailOpenCache
+from pusoy_api.domain_errors import DomainError, ErrorCode
 
 FREE_FAILURES = 10
 FIRST_WAIT = 1.0
@@ -57,12 +57,16 @@ def _key(username_canonical: str) -> str:
     return "login-backoff:" + hashlib.sha256(username_canonical.encode()).hexdigest()
 
 
-def _refuse(wait: float) -> Throttled:
-    return Throttled(wait=wait, detail="Too many failed log-ins for this username.")
+def _refuse(wait: float) -> DomainError:
+    return DomainError(
+        ErrorCode.THROTTLED,
+        "Too many failed log-ins for this username.",
+        details={"retry_after": math.ceil(wait)},
+    )
 
 
 def login_attempt_start(*, username_canonical: str) -> LoginAttempt:
-    """Let one password check for this name go ahead, or raise Throttled (429)."""
+    """Let one password check for this name go ahead, or refuse it (429 `throttled`)."""
     key = _key(username_canonical)
     state = cache.get(key) or {"failures": 0, "at": 0.0, "version": "-"}
     wait = state["at"] + backoff_seconds(failures=state["failures"]) - clock()

@@ -69,7 +69,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if is_outage(exc):
         return service_unavailable(exc)
     if isinstance(exc, DomainError):
-        return Response(envelope(exc.code, exc.message, exc.details), status=exc.status)
+        response = Response(envelope(exc.code, exc.message, exc.details), status=exc.status)
+        if "retry_after" in exc.details:  # when to come back, as DRF's throttles say it
+            response["Retry-After"] = str(exc.details["retry_after"])
+        return response
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, RequestDataTooBig):

@@ -18,6 +18,9 @@ echo "==> ruff"
 ruff check .
 ruff format --check .
 
+echo "==> import rules (.importlinter, docs/architecture.md)"
+lint-imports --no-cache
+
 # These two read only the code; an in-memory database keeps them from touching Postgres.
 echo "==> migrations are up to date"
 DJANGO_SETTINGS_MODULE=pusoy_api.settings.test DATABASE_URL=sqlite://:memory: \

@@ -44,7 +44,7 @@ def test_a_keyed_move_in_a_game_with_a_turn_timeout_is_stored_and_replayed():
 
 @pytest.mark.django_db
 def test_stored_answers_expire_and_are_purged():
-    from games.idempotency import purge_expired
+    from games.services.retention import idempotency_keys_purge
     from games.tasks import purge_idempotency_keys
 
     game_id, clients = start_human_game(4)
@@ -52,7 +52,7 @@ def test_stored_answers_expire_and_are_purged():
     assert post(clients[0], game_id, {"action": "play", "cards": ["3C"]}, "old").status_code == 201
     a_day_later = timezone.now() + dt.timedelta(hours=24, seconds=1)
     assert purge_idempotency_keys.apply().get() == 0  # not yet expired
-    assert purge_expired(now=a_day_later) == 1
+    assert idempotency_keys_purge(now=a_day_later) == 1
     assert not IdempotentRequest.objects.exists()
 
 

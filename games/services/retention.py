@@ -1,0 +1,23 @@
+"""What is kept for a while only: stored answers to `Idempotency-Key` requests (they hold
+the player's hand) are deleted once past their lifetime. Games are kept forever: they are
+the audit trail."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.conf import settings
+from django.utils import timezone
+
+from games.models import IdempotentRequest
+
+
+def idempotency_key_ttl() -> dt.timedelta:
+    return dt.timedelta(hours=settings.IDEMPOTENCY_KEY_TTL_HOURS)
+
+
+def idempotency_keys_purge(*, now: dt.datetime | None = None) -> int:
+    """Delete stored answers older than the key lifetime; how many went."""
+    cutoff = (now or timezone.now()) - idempotency_key_ttl()
+    deleted, _ = IdempotentRequest.objects.filter(created_at__lt=cutoff).delete()
+    return deleted
