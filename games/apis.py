@@ -88,7 +88,7 @@ class GameListCreateApi(GenericAPIView):
             help_text="Seconds a human has for each move; the server plays when it runs out.",
         )
 
-    def get_throttles(self):  # type: ignore[no-untyped-def]
+    def get_throttles(self):
         return [WriteRateThrottle()] if self.request.method == "POST" else []
 
     @extend_schema(
@@ -99,7 +99,7 @@ class GameListCreateApi(GenericAPIView):
         parameters=[FilterSerializer],
         responses={200: GameSerializer(many=True), **error_responses(400, 401, 503)},
     )
-    def get(self, request):  # type: ignore[no-untyped-def]
+    def get(self, request):
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         games = selectors.games_for_player(player=request.user, **filters.validated_data)
@@ -141,7 +141,7 @@ class GameListCreateApi(GenericAPIView):
             ),
         ],
     )
-    def post(self, request):  # type: ignore[no-untyped-def]
+    def post(self, request):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         fields = data.validated_data
@@ -165,7 +165,7 @@ class GameDetailApi(APIView):
         description="The game, its seats and every deal so far (seeds of finished deals).",
         responses={200: GameDetailSerializer, **error_responses(401, 404, 503)},
     )
-    def get(self, request, game_id):  # type: ignore[no-untyped-def]
+    def get(self, request, game_id):
         game = selectors.game_get(game_id=game_id)
         return Response(GameDetailSerializer(game).data)
 
@@ -188,7 +188,7 @@ class GameJoinApi(APIView):
             **error_responses(400, 401, 404, 409, 413, 415, 422, 429, 503),
         },
     )
-    def post(self, request, game_id):  # type: ignore[no-untyped-def]
+    def post(self, request, game_id):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         services.game_join(
@@ -206,7 +206,7 @@ class GameStateApi(APIView):
         "move. Never another player's cards.",
         responses={200: PlayerStateSerializer, **error_responses(401, 403, 404, 503)},
     )
-    def get(self, request, game_id):  # type: ignore[no-untyped-def]
+    def get(self, request, game_id):
         game = selectors.game_get(game_id=game_id)
         state = selectors.game_state_for_player(game=game, player=request.user)
         return Response(PlayerStateSerializer(state).data)
@@ -246,7 +246,7 @@ class MovesApi(AsyncAPIView):
             "(answers at once when the deal is over).",
         )
 
-    def get_throttles(self):  # type: ignore[no-untyped-def]
+    def get_throttles(self):
         return [WriteRateThrottle()] if self.request.method == "POST" else []
 
     @extend_schema(
@@ -277,10 +277,10 @@ class MovesApi(AsyncAPIView):
             OpenApiExample("Pass", value={"action": "pass", "expected_seq": 13}),
         ],
     )
-    async def post(self, request, game_id):  # type: ignore[no-untyped-def]
+    async def post(self, request, game_id):
         return await sync_to_async(self._post)(request, game_id)
 
-    def _post(self, request, game_id):  # type: ignore[no-untyped-def]
+    def _post(self, request, game_id):
         data = MoveInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
 
@@ -309,7 +309,7 @@ class MovesApi(AsyncAPIView):
         parameters=[FilterSerializer],
         responses={200: HistorySerializer, **error_responses(400, 401, 404, 503)},
     )
-    async def get(self, request, game_id):  # type: ignore[no-untyped-def]
+    async def get(self, request, game_id):
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         deal, since, wait = (filters.validated_data.get(k) for k in ("deal", "since", "wait"))
@@ -346,7 +346,7 @@ class DealRecordApi(APIView):
         "`records/verify` or `manage.py verify_record`.",
         responses={200: RecordSerializer, **error_responses(401, 404, 409, 503)},
     )
-    def get(self, request, game_id, number):  # type: ignore[no-untyped-def]
+    def get(self, request, game_id, number):
         game = selectors.game_get(game_id=game_id)
         return Response(selectors.deal_record(game=game, number=number))
 
@@ -364,7 +364,7 @@ class DealReplayApi(APIView):
         parameters=[FilterSerializer],
         responses={200: ReplaySerializer, **error_responses(400, 401, 404, 409, 503)},
     )
-    def get(self, request, game_id, number):  # type: ignore[no-untyped-def]
+    def get(self, request, game_id, number):
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         game = selectors.game_get(game_id=game_id)
@@ -411,7 +411,7 @@ class RecordVerifyApi(APIView):
         responses={200: VerdictSerializer, **error_responses(400, 413, 415, 429, 503)},
         auth=[],
     )
-    def post(self, request):  # type: ignore[no-untyped-def]
+    def post(self, request):
         record = self.InputSerializer(data=request.data)
         record.is_valid(raise_exception=True)
         verdict = verify_record(record.validated_data)

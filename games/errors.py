@@ -8,4 +8,4 @@ from pusoy_api.domain_errors import DomainError, ErrorCode
 
 
 def domain_error(exc: EngineError) -> DomainError:
-    return DomainError(ErrorCode(exc.code), exc.message, details=exc.details)
+    return DomainError(ErrorCode.of(exc.code), exc.message, details=exc.details)

@@ -24,6 +24,7 @@ from rest_framework.response import Response
 
 from games.models import IdempotentRequest
 from games.services.retention import idempotency_key_ttl
+from players.models import Player
 from pusoy_api.domain_errors import DomainError, ErrorCode
 
 HEADER = "Idempotency-Key"
@@ -49,14 +50,16 @@ def idempotent(request: Request, produce: Callable[[], Response]) -> HttpRespons
             f"{HEADER} must be 1 to {MAX_KEY_LENGTH} characters.",
             details={"fields": {HEADER: ["length"]}},
         )
+    player = request.user
+    assert isinstance(player, Player)  # keyed requests are authenticated writes
     fingerprint = request_fingerprint(request)
     with transaction.atomic():
         # An expired key is free again (the periodic purge also removes it).
         IdempotentRequest.objects.filter(
-            player=request.user, key=key, created_at__lt=timezone.now() - idempotency_key_ttl()
+            player=player, key=key, created_at__lt=timezone.now() - idempotency_key_ttl()
         ).delete()
         claim, created = IdempotentRequest.objects.get_or_create(
-            player=request.user, key=key, defaults={"request_hash": fingerprint}
+            player=player, key=key, defaults={"request_hash": fingerprint}
         )
         if not created:
             return _replay(claim, fingerprint)

@@ -17,7 +17,7 @@ from games.engine import PRESETS, Card, EngineError
 from games.engine.cards import CARD_INPUT_PATTERN
 from games.engine.rules import FLUSH_ORDERS, HAND_SIZES, LEFTOVERS, SCORINGS, STRAIGHT_SYSTEMS
 from games.errors import domain_error
-from games.models import AiLevel
+from games.models import AI_LEVEL_CHOICES
 from games.serializers import SUIT_ORDERS
 from pusoy_api.domain_errors import DomainError, ErrorCode
 from pusoy_api.fields import StrictIntegerField
@@ -74,7 +74,7 @@ def _fits(value: Any, schema: dict[str, Any]) -> bool:
     if "enum" in schema:
         return value in schema["enum"]
     if "pattern" in schema:
-        return re.fullmatch(schema["pattern"], value) is not None
+        return isinstance(value, str) and re.fullmatch(schema["pattern"], value) is not None
     return True
 
 
@@ -147,12 +147,12 @@ class AiSeatSerializer(serializers.Serializer):
     """A seat played by the server's AI at this level (weakest first)."""
 
     type = serializers.ChoiceField(choices=["ai"])
-    level = serializers.ChoiceField(choices=AiLevel.choices)
+    level = serializers.ChoiceField(choices=AI_LEVEL_CHOICES)
 
 
 class SeatSpecSerializer(serializers.Serializer):
     type = serializers.ChoiceField(choices=["human", "ai"])
-    level = serializers.ChoiceField(choices=AiLevel.choices, required=False)
+    level = serializers.ChoiceField(choices=AI_LEVEL_CHOICES, required=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["type"] == "ai" and not attrs.get("level"):

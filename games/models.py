@@ -21,7 +21,7 @@ class GameStatus(models.TextChoices):
 
 
 # The levels are the bots' (games.ai.LEVELS, weakest first): defined there, once.
-AiLevel = models.TextChoices("AiLevel", [(level.upper(), level) for level in LEVELS])
+AI_LEVEL_CHOICES = [(level, level.title()) for level in LEVELS]
 
 
 class DealOutcome(NamedTuple):
@@ -89,7 +89,7 @@ class Seat(models.Model):
         blank=True,
         related_name="seats",
     )
-    ai_level = models.CharField(max_length=16, choices=AiLevel, blank=True, default="")
+    ai_level = models.CharField(max_length=16, choices=AI_LEVEL_CHOICES, blank=True, default="")
     score = models.IntegerField(default=0)
     joined_at = models.DateTimeField(null=True, blank=True)
 

@@ -16,7 +16,7 @@ from rest_framework import serializers
 
 from games.engine import PRESETS
 from games.engine.rules import FLUSH_ORDERS, HAND_SIZES, LEFTOVERS, SCORINGS, STRAIGHT_SYSTEMS
-from games.models import AiLevel, GameStatus, MoveAction
+from games.models import AI_LEVEL_CHOICES, GameStatus, MoveAction
 
 CARD_PATTERN = r"^[3-9TJQKA2][CSHD]$"
 # Every order of the four suits, low to high (the engine accepts no other).
@@ -69,7 +69,7 @@ class SeatSerializer(serializers.Serializer):
     type = serializers.SerializerMethodField()
     player = PlayerRefSerializer(allow_null=True, help_text="The human in the seat; null if open.")
     level = serializers.ChoiceField(
-        choices=AiLevel.choices,
+        choices=AI_LEVEL_CHOICES,
         allow_null=True,
         help_text="The AI's level (as asked for at creation); null for a human seat.",
     )

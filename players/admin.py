@@ -8,6 +8,6 @@ from .models import Player
 class PlayerAdmin(UserAdmin):
     list_display = ("username", "games_played", "games_won", "deals_won", "points", "is_staff")
     fieldsets = (
-        *UserAdmin.fieldsets,
+        *(UserAdmin.fieldsets or ()),
         ("Stats", {"fields": ("games_played", "games_won", "deals_played", "deals_won", "points")}),
     )

@@ -10,7 +10,7 @@ from knox.auth import TokenAuthentication
 class BearerTokenAuthentication(TokenAuthentication):
     """Knox token auth under the Bearer prefix (set by REST_KNOX["AUTH_HEADER_PREFIX"])."""
 
-    def _cleanup_token(self, auth_token) -> bool:  # type: ignore[no-untyped-def]
+    def _cleanup_token(self, auth_token) -> bool:
         # Knox sweeps all of the user's other tokens on every request (one more query
         # each time). Tokens here only end on logout, so only this token's own expiry
         # (set when an operator gives one) needs checking.
@@ -24,7 +24,7 @@ class BearerTokenScheme(OpenApiAuthenticationExtension):
     target_class = "players.authentication.BearerTokenAuthentication"
     name = "bearerAuth"
 
-    def get_security_definition(self, auto_schema):  # type: ignore[no-untyped-def]
+    def get_security_definition(self, auto_schema):
         return {
             "type": "http",
             "scheme": "bearer",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from typing import ClassVar
 
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.core.exceptions import ValidationError
@@ -11,15 +12,15 @@ from django.db import models
 from .usernames import username_canonical
 
 
-class PlayerManager(UserManager):
+class PlayerManager(UserManager["Player"]):
     """Finds a player by any spelling of their name that is the same name (`EVEX` is
     `evex`): log-in, `createsuperuser` and fixtures all look players up through here."""
 
-    def get_by_natural_key(self, username: str) -> Player:
-        return self.get(username_canonical=username_canonical(username))
+    def get_by_natural_key(self, username: str | None) -> Player:
+        return self.get(username_canonical=username_canonical(username or ""))
 
-    async def aget_by_natural_key(self, username: str) -> Player:
-        return await self.aget(username_canonical=username_canonical(username))
+    async def aget_by_natural_key(self, username: str | None) -> Player:
+        return await self.aget(username_canonical=username_canonical(username or ""))
 
 
 class Player(AbstractUser):
@@ -37,7 +38,7 @@ class Player(AbstractUser):
     deals_won = models.PositiveIntegerField(default=0)
     points = models.IntegerField(default=0, help_text="Sum of deal points over all games.")
 
-    objects = PlayerManager()
+    objects: ClassVar[PlayerManager] = PlayerManager()
 
     class Meta:
         ordering = ["username"]
@@ -60,7 +61,7 @@ class Player(AbstractUser):
         if twins.exclude(pk=self.pk).exists():
             raise ValidationError({"username": "A player with that name already exists."})
 
-    def save(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def save(self, *args, **kwargs) -> None:
         self.username_canonical = username_canonical(self.username)
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and "username" in update_fields:

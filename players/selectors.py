@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 from django.db.models import QuerySet
 
 from .models import Player
@@ -14,7 +16,7 @@ def leaderboard() -> QuerySet[Player]:
     )
 
 
-def player_get(*, player_id: object) -> Player | None:
+def player_get(*, player_id: uuid.UUID | str) -> Player | None:
     return Player.objects.filter(pk=player_id, is_active=True).first()
 
 

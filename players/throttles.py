@@ -15,11 +15,12 @@ class AuthRateThrottle(AnonRateThrottle):
     """Per client IP, on register / token / logout."""
 
     scope = "auth"
-    cache = FailOpenCache()
+    # Duck-typed: DRF's throttles only call the cache's get and set.
+    cache = FailOpenCache()  # type: ignore[assignment]
 
 
 class WriteRateThrottle(UserRateThrottle):
     """Per player on every POST that changes a game."""
 
     scope = "writes"
-    cache = FailOpenCache()
+    cache = FailOpenCache()  # type: ignore[assignment]

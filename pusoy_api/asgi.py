@@ -19,14 +19,14 @@ class RefuseOversizedBodies:
     """A request that announces a body over the limit is answered 413 before the body is
     read: Django's ASGI handler would first take in the whole body, however large."""
 
-    def __init__(self, app, limit: int) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, app, limit: int) -> None:
         self.app = app
         self.limit = limit
         self.answer = json.dumps(
             envelope(ErrorCode.PAYLOAD_TOO_LARGE, f"The body is larger than {limit} bytes.")
         ).encode()
 
-    async def __call__(self, scope, receive, send):  # type: ignore[no-untyped-def]
+    async def __call__(self, scope, receive, send):
         if scope["type"] == "http" and self._announced_length(scope) > self.limit:
             await send(
                 {
@@ -44,7 +44,7 @@ class RefuseOversizedBodies:
         await self.app(scope, receive, send)
 
     @staticmethod
-    def _announced_length(scope) -> int:  # type: ignore[no-untyped-def]
+    def _announced_length(scope) -> int:
         for name, value in scope.get("headers", ()):
             if name == b"content-length":
                 return int(value) if value.isdigit() else 0

@@ -53,7 +53,7 @@ class DatabaseNotAnswering(psycopg.OperationalError):
     An OperationalError, so Django wraps it like any lost connection."""
 
 
-class BoundedConnection(psycopg.Connection):  # type: ignore[type-arg]
+class BoundedConnection(psycopg.Connection):
     """Also tells `db_reachable` what it sees of the database (connects, broken
     connections), so a request does not wait for the pool while it is down."""
 
@@ -87,7 +87,7 @@ class BoundedConnection(psycopg.Connection):  # type: ignore[type-arg]
             raise
 
 
-def connection_class() -> type[psycopg.Connection]:  # type: ignore[type-arg]
+def connection_class() -> type[psycopg.Connection]:
     """The class for the pool: bounded where psycopg supports a wait timeout (3.3+)."""
     if "timeout" in inspect.signature(psycopg.Connection.wait).parameters:
         return BoundedConnection

@@ -89,6 +89,13 @@ class ErrorCode(StrEnum):
     SERVICE_UNAVAILABLE = ("service_unavailable", 503, "the database is unreachable or overloaded")
 
     @classmethod
+    def of(cls, code: str) -> ErrorCode:
+        """The member for a code as a string (the engine's errors carry theirs so)."""
+        member = cls._value2member_map_[code]
+        assert isinstance(member, ErrorCode)
+        return member
+
+    @classmethod
     def for_status(cls, status: int) -> list[ErrorCode]:
         return [code for code in cls if code.status == status]
 

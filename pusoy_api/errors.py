@@ -73,25 +73,37 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         if "retry_after" in exc.details:  # when to come back, as DRF's throttles say it
             response["Retry-After"] = str(exc.details["retry_after"])
         return response
-    if isinstance(exc, Http404):
-        exc = exceptions.NotFound()
-    elif isinstance(exc, RequestDataTooBig):
-        exc = PayloadTooLarge(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
-    elif isinstance(exc, DjangoPermissionDenied):
-        exc = exceptions.PermissionDenied()
-    response = drf_exception_handler(exc, context)
-    if response is None:
+    drf_exc = _as_drf_exception(exc)
+    if drf_exc is None:
         return None  # a real bug: let Django answer 500 and log it
-    if isinstance(exc, exceptions.ValidationError):
-        body = envelope(ErrorCode.INVALID_INPUT, _message(exc.detail), {"fields": exc.detail})
-    elif isinstance(exc, exceptions.Throttled):
-        body = envelope(ErrorCode.THROTTLED, _message(exc.detail), {"retry_after": exc.wait})
-    elif isinstance(exc, PayloadTooLarge):
-        body = envelope(ErrorCode.PAYLOAD_TOO_LARGE, _message(exc.detail), {"limit": exc.limit})
+    answer = drf_exception_handler(drf_exc, context)
+    if answer is None:
+        return None
+    if isinstance(drf_exc, exceptions.ValidationError):
+        fields = {"fields": drf_exc.detail}
+        answer.data = envelope(ErrorCode.INVALID_INPUT, _message(drf_exc.detail), fields)
+    elif isinstance(drf_exc, exceptions.Throttled):
+        wait = {"retry_after": getattr(drf_exc, "wait", None)}  # set by DRF, not in its stubs
+        answer.data = envelope(ErrorCode.THROTTLED, _message(drf_exc.detail), wait)
+    elif isinstance(drf_exc, PayloadTooLarge):
+        limit = {"limit": drf_exc.limit}
+        answer.data = envelope(ErrorCode.PAYLOAD_TOO_LARGE, _message(drf_exc.detail), limit)
     else:
-        body = envelope(_drf_code(exc), _message(exc.detail))
-    response.data = body
-    return response
+        answer.data = envelope(_drf_code(drf_exc), _message(drf_exc.detail))
+    return answer
+
+
+def _as_drf_exception(exc: Exception) -> exceptions.APIException | None:
+    """Django's own refusals as their DRF equivalents; None for anything else (a bug)."""
+    if isinstance(exc, exceptions.APIException):
+        return exc
+    if isinstance(exc, Http404):
+        return exceptions.NotFound()
+    if isinstance(exc, RequestDataTooBig):
+        return PayloadTooLarge(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+    if isinstance(exc, DjangoPermissionDenied):
+        return exceptions.PermissionDenied()
+    return None
 
 
 # --- Outages: a 5xx that is not a bug ------------------------------------------------------

@@ -34,7 +34,7 @@ logger = logging.getLogger(__name__)
 # The whole check answers within this (plus a thread start or two).
 PROBE_DEADLINE_SECONDS = 0.8
 # What each probe's own socket waits may take, so abandoned probe threads end soon.
-BROKER_TIMEOUT_SECONDS = 1.0
+BROKER_TIMEOUT_SECONDS = 1
 CACHE_TIMEOUT_SECONDS = 0.5
 DATABASE_TIMEOUT_SECONDS = 1.0
 

@@ -58,7 +58,7 @@ class AutoSchema(BaseAutoSchema):
     nested serializer is the view's name and its own (`RecordVerifyApi.OutputSerializer`
     -> `RecordVerifyOutput`)."""
 
-    def get_serializer_name(self, serializer, direction):  # type: ignore[no-untyped-def]
+    def get_serializer_name(self, serializer, direction):
         cls = serializer if isinstance(serializer, type) else type(serializer)
         outer, _, inner = cls.__qualname__.rpartition(".")
         if not outer:

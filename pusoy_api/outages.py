@@ -47,7 +47,7 @@ class OutageMiddleware:
         if self.is_async:
             markcoroutinefunction(self)
 
-    def __call__(self, request: HttpRequest):  # type: ignore[no-untyped-def]
+    def __call__(self, request: HttpRequest):
         if self.is_async:
             return self.__acall__(request)
         self.watch_pool()

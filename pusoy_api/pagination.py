@@ -27,7 +27,7 @@ class StrictLimitOffsetPagination(LimitOffsetPagination):
     default_limit = DEFAULT_LIMIT
     max_limit = MAX_LIMIT
 
-    def paginate_queryset(self, queryset, request, view=None):  # type: ignore[no-untyped-def]
+    def paginate_queryset(self, queryset, request, view=None):
         page = PageSerializer(data=request.query_params)
         page.is_valid(raise_exception=True)
         self._page = page.validated_data

@@ -16,7 +16,7 @@ class AsyncWhiteNoiseMiddleware(WhiteNoiseMiddleware):
     sync_capable = True
     async_capable = True
 
-    def __init__(self, get_response=None, settings=None):  # type: ignore[no-untyped-def]
+    def __init__(self, get_response=None, settings=None):
         if settings is None:
             super().__init__(get_response)
         else:
@@ -25,17 +25,17 @@ class AsyncWhiteNoiseMiddleware(WhiteNoiseMiddleware):
         if self._is_async:
             markcoroutinefunction(self)
 
-    def _static_file(self, request):  # type: ignore[no-untyped-def]
+    def _static_file(self, request):
         if self.autorefresh:
             return self.find_file(request.path_info)
         return self.files.get(request.path_info)
 
-    def __call__(self, request):  # type: ignore[no-untyped-def]
+    def __call__(self, request):
         if self._is_async:
             return self.__acall__(request)
         return super().__call__(request)
 
-    async def __acall__(self, request):  # type: ignore[no-untyped-def]
+    async def __acall__(self, request):
         static_file = self._static_file(request)
         if static_file is not None:
             return await sync_to_async(self.serve, thread_sensitive=False)(static_file, request)

@@ -7,12 +7,12 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 from .health import healthz
 
 
-def same_origin_only(view):  # type: ignore[no-untyped-def]
+def same_origin_only(view):
     """The docs pages may load nothing from anywhere but this server: the page's own
     scripts and styles (some inline), the schema, and images from here or data: URLs.
     Bundled third-party pages otherwise reach for CDNs (fonts, a vendor logo)."""
 
-    def wrapped(request, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def wrapped(request, *args, **kwargs):
         response = view(request, *args, **kwargs)
         response["Content-Security-Policy"] = (
             "default-src 'self'; script-src 'self' 'unsafe-inline'; "

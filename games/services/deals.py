@@ -88,9 +88,9 @@ def target_reached(game: Game) -> bool:
 def game_finish(game: Game) -> None:
     seats = list(game.seats.all())
     wins = dict.fromkeys((s.position for s in seats), 0)
-    for winner in game.deals.values_list("winner", flat=True):
-        if winner is not None:
-            wins[winner] += 1
+    for deal_winner in game.deals.values_list("winner", flat=True):
+        if deal_winner is not None:
+            wins[deal_winner] += 1
     # deuces-double: most points wins; cards-left: fewest. Ties: more deals won, then seat.
     sign = -1 if higher_score_wins(game.rules) else 1
     winner = min(seats, key=lambda s: (sign * s.score, -wins[s.position], s.position))

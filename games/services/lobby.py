@@ -14,9 +14,10 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from games.ai import LEVELS
 from games.engine import EngineError, Rules
 from games.errors import domain_error
-from games.models import AiLevel, Game, GameStatus, Seat
+from games.models import Game, GameStatus, Seat
 from games.services.deals import deal_start
 from games.services.game_row import game_locked, game_touch
 from players.models import Player
@@ -58,11 +59,11 @@ def game_create(
             "At least one seat must be human (the creator's).",
         )
     for spec in seats:
-        if spec.type == "ai" and spec.level not in AiLevel.values:
+        if spec.type == "ai" and spec.level not in LEVELS:
             raise DomainError(
                 ErrorCode.INVALID_SEATS,
                 f"Unknown AI level {spec.level!r}.",
-                details={"allowed": list(AiLevel.values)},
+                details={"allowed": list(LEVELS)},
             )
     if target_deals is None and target_score is None:
         target_deals = 1

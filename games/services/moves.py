@@ -133,11 +133,12 @@ def move_apply(
     deal.turn_started_at = timezone.now()
     deal.snapshot = state.to_dict()
     fields = ["chain_head", "seq", "turn", "turn_started_at", "snapshot"]
-    if state.result is not None and deal.winner is None:
-        deal_score(game, deal, state.result)
+    result = state.result  # set when the first player goes out (is_over may come later)
+    if result is not None and deal.winner is None:
+        deal_score(game, deal, result)
         fields += ["winner", "points"]
-    if state.is_over:
-        deal.places = list(state.result.places)
+    if state.is_over and result is not None:
+        deal.places = list(result.places)
         deal.finished_at = timezone.now()
         fields += ["places", "finished_at"]
     deal.save(update_fields=fields)

@@ -7,6 +7,7 @@ import datetime as dt
 import logging
 import random
 import uuid
+from typing import NamedTuple
 
 from django.conf import settings
 from django.db.models import Exists, F, OuterRef
@@ -22,9 +23,16 @@ from games.services.moves import move_submit_for_seat
 logger = logging.getLogger(__name__)
 
 
-def _open_turn(game_id: str | uuid.UUID, deal_number: int, expected_seq: int) -> Deal | None:
-    """The deal, if its turn is still the one after move `expected_seq` of an active
-    game; None when it has moved on (read without a lock: the apply re-checks)."""
+class OpenTurn(NamedTuple):
+    """A turn still waiting to be played: the deal (with its game) and the seat to play."""
+
+    deal: Deal
+    seat: int
+
+
+def _open_turn(game_id: str | uuid.UUID, deal_number: int, expected_seq: int) -> OpenTurn | None:
+    """The turn after move `expected_seq` of an active game's deal, if it is still
+    waiting; None when it has moved on (read without a lock: the apply re-checks)."""
     deal = (
         Deal.objects.filter(game_id=game_id, number=deal_number, finished_at__isnull=True)
         .select_related("game")
@@ -32,16 +40,18 @@ def _open_turn(game_id: str | uuid.UUID, deal_number: int, expected_seq: int) ->
     )
     if deal is None or deal.seq != expected_seq or deal.turn is None:
         return None
-    return deal if deal.game.status == GameStatus.ACTIVE else None
+    if deal.game.status != GameStatus.ACTIVE:
+        return None
+    return OpenTurn(deal, deal.turn)
 
 
-def _play_for_seat(deal: Deal, engine_move: EngineMove, *, actor: str) -> bool:
+def _play_for_seat(turn: OpenTurn, engine_move: EngineMove, *, actor: str) -> bool:
     """Apply a move the server chose for the seat to play; False if the deal moved on."""
     applied = move_submit_for_seat(
-        game_id=deal.game_id,
-        deal_number=deal.number,
-        expected_seq=deal.seq,
-        seat=deal.turn,
+        game_id=turn.deal.game_id,
+        deal_number=turn.deal.number,
+        expected_seq=turn.deal.seq,
+        seat=turn.seat,
         action=engine_move.action,
         cards=format_cards(engine_move.cards) or None,
         actor=actor,
@@ -53,30 +63,32 @@ def ai_turn_play(*, game_id: str | uuid.UUID, deal_number: int, expected_seq: in
     """Compute and apply an AI seat's move. The (slow) search runs outside any
     transaction on a snapshot; the move is then applied with `expected_seq`, so a
     duplicated, retried or late task applies nothing. Returns whether it applied."""
-    deal = _open_turn(game_id, deal_number, expected_seq)
-    if deal is None:
+    turn = _open_turn(game_id, deal_number, expected_seq)
+    if turn is None:
         return False
-    level = deal.game.seats.filter(position=deal.turn).values_list("ai_level", flat=True).get()
+    seats = turn.deal.game.seats.filter(position=turn.seat)
+    level = seats.values_list("ai_level", flat=True).get()
     if not level:
         return False
-    view = DealState.from_dict(deal.snapshot).view(deal.turn)
+    view = DealState.from_dict(turn.deal.snapshot).view(turn.seat)
     move = choose_move(
         level, view, random.Random(), budget=Budget(seconds=settings.AI_EXPERT_SECONDS)
     )
-    return _play_for_seat(deal, move, actor=f"ai:{level}")
+    return _play_for_seat(turn, move, actor=f"ai:{level}")
 
 
 def timeout_turn_play(*, game_id: str | uuid.UUID, deal_number: int, expected_seq: int) -> bool:
     """Play for a human whose move deadline has passed: pass when following, the lowest
     legal play when leading. Marked `timeout` in the history. Exactly once per turn:
     applied with `expected_seq`, so a second sweep finds the deal moved on."""
-    deal = _open_turn(game_id, deal_number, expected_seq)
-    if deal is None or deal.game.turn_timeout is None:
+    turn = _open_turn(game_id, deal_number, expected_seq)
+    if turn is None:
         return False
-    if deal.turn_started_at + deal.game.turn_timeout > timezone.now():
+    started, timeout = turn.deal.turn_started_at, turn.deal.game.turn_timeout
+    if started is None or timeout is None or started + timeout > timezone.now():
         return False
-    move = timeout_move(DealState.from_dict(deal.snapshot).view(deal.turn))
-    return _play_for_seat(deal, move, actor="timeout")
+    move = timeout_move(DealState.from_dict(turn.deal.snapshot).view(turn.seat))
+    return _play_for_seat(turn, move, actor="timeout")
 
 
 def turns_sweep(*, now: dt.datetime | None = None) -> dict[str, int]:

@@ -6,6 +6,8 @@ One line per file; exit 0 only when every file is valid. The logic is the pure f
 
 from __future__ import annotations
 
+from typing import TextIO, cast
+
 from django.core.management.base import BaseCommand, CommandError
 
 from games.engine.verify_cli import run
@@ -24,6 +26,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, files, **options):
-        exit_code = run(files, as_json=options["json"], out=self.stdout)
+        # Django's OutputWrapper is a text stream (TextIOBase), not typed as TextIO.
+        exit_code = run(files, as_json=options["json"], out=cast(TextIO, self.stdout))
         if exit_code:
             raise CommandError("some records are not valid", returncode=exit_code)
