@@ -13,7 +13,12 @@ from typing import Any
 
 from adrf.views import APIView as AsyncAPIView
 from asgiref.sync import sync_to_async
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import serializers, status
 from rest_framework.generics import GenericAPIView
 from rest_framework.permissions import AllowAny
@@ -30,21 +35,25 @@ from games.inputs import (
     RulesSpecField,
     SeatListField,
 )
-from games.models import GameStatus
+from games.models import GameStatus, InvitationStatus, Visibility
 from games.serializers import (
+    GAME_STATE_SCHEMA,
     GameDetailSerializer,
     GameSerializer,
     HistorySerializer,
+    InvitationSerializer,
     MoveAcceptedSerializer,
-    PlayerStateSerializer,
     RecordSerializer,
     ReplaySerializer,
+    game_state_data,
 )
 from players.throttles import WriteRateThrottle
 from pusoy_api.fields import (
     QueryBooleanField,
     QueryIntegerField,
     QuerySerializer,
+    StrictBooleanField,
+    StrictCharField,
     StrictIntegerField,
 )
 from pusoy_api.openapi import error_responses
@@ -87,6 +96,30 @@ class GameListCreateApi(GenericAPIView):
             allow_null=True,
             help_text="Seconds a human has for each move; the server plays when it runs out.",
         )
+        visibility = serializers.ChoiceField(
+            choices=Visibility.choices,
+            required=False,
+            default=Visibility.PUBLIC,
+            help_text="`public`: listed, anyone may watch; `private`: joined by invitation "
+            "or invite code, seen by participants only.",
+        )
+        invite = serializers.ListField(
+            child=StrictCharField(max_length=150),
+            required=False,
+            default=list,
+            max_length=3,
+            help_text="Usernames to reserve the next human seats for (invitations).",
+        )
+        hints = StrictBooleanField(
+            required=False, default=False, help_text="Offer a hint on each turn."
+        )
+        rated = StrictBooleanField(
+            required=False,
+            allow_null=True,
+            default=None,
+            help_text="Counts for ratings; default true unless `hints` (a hinted game is "
+            "never rated).",
+        )
 
     def get_throttles(self):
         return [WriteRateThrottle()] if self.request.method == "POST" else []
@@ -104,7 +137,8 @@ class GameListCreateApi(GenericAPIView):
         filters.is_valid(raise_exception=True)
         games = selectors.games_for_player(player=request.user, **filters.validated_data)
         page = self.paginate_queryset(games)
-        return self.get_paginated_response(GameSerializer(page, many=True).data)
+        context = {"viewer": request.user}
+        return self.get_paginated_response(GameSerializer(page, many=True, context=context).data)
 
     @extend_schema(
         operation_id="games_create",
@@ -145,17 +179,39 @@ class GameListCreateApi(GenericAPIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         fields = data.validated_data
-        timeout = fields.get("turn_timeout")
-        game = services.game_create(
-            creator=request.user,
-            rules=fields["rules"],
-            seats=[services.SeatSpec(s["type"], s.get("level", "")) for s in fields["seats"]],
-            target_deals=fields.get("target_deals"),
-            target_score=fields.get("target_score"),
-            turn_timeout=dt.timedelta(seconds=timeout) if timeout else None,
-        )
-        game = selectors.game_get(game_id=game.pk)
-        return Response(GameSerializer(game).data, status=status.HTTP_201_CREATED)
+
+        def create() -> Response:
+            timeout = fields.get("turn_timeout")
+            game = services.game_create(
+                creator=request.user,
+                rules=fields["rules"],
+                seats=[services.SeatSpec(s["type"], s.get("level", "")) for s in fields["seats"]],
+                target_deals=fields.get("target_deals"),
+                target_score=fields.get("target_score"),
+                turn_timeout=dt.timedelta(seconds=timeout) if timeout else None,
+                visibility=fields["visibility"],
+                invite=fields["invite"],
+                hints=fields["hints"],
+                rated=fields["rated"],
+            )
+            return game_answer(request, game.pk, status.HTTP_201_CREATED)
+
+        return idempotency.idempotent(request, create)
+
+
+def game_answer(request: Any, game_id: Any, status_code: int = status.HTTP_200_OK) -> Response:
+    """The game as it now stands, as the caller may see it."""
+    game = selectors.game_get(game_id=game_id)
+    return Response(GameSerializer(game, context={"viewer": request.user}).data, status=status_code)
+
+
+IDEMPOTENCY_PARAMETER = OpenApiParameter(
+    idempotency.HEADER,
+    {"type": "string", "minLength": 1, "maxLength": idempotency.MAX_KEY_LENGTH},
+    OpenApiParameter.HEADER,
+    description="Any unique string (1-255 characters); a retry with the same key and body "
+    "returns the first answer. Keys expire after 24 hours.",
+)
 
 
 class GameDetailApi(APIView):
@@ -166,8 +222,8 @@ class GameDetailApi(APIView):
         responses={200: GameDetailSerializer, **error_responses(401, 404, 503)},
     )
     def get(self, request, game_id):
-        game = selectors.game_get(game_id=game_id)
-        return Response(GameDetailSerializer(game).data)
+        game = selectors.game_get(game_id=game_id, viewer=request.user)
+        return Response(GameDetailSerializer(game, context={"viewer": request.user}).data)
 
 
 class GameJoinApi(APIView):
@@ -177,11 +233,18 @@ class GameJoinApi(APIView):
         seat = StrictIntegerField(
             required=False, min_value=0, max_value=3, help_text="A free seat; default: the first."
         )
+        invite_code = StrictCharField(
+            required=False,
+            max_length=64,
+            help_text="A private game's invite code (not needed with an invitation).",
+        )
 
     @extend_schema(
         operation_id="games_join",
         summary="Take a seat",
-        description="Take a free human seat of a waiting game; the last one starts it.",
+        description="Take a seat of a waiting game: the one an invitation reserved for you "
+        "(this accepts it), else a free one (a private game needs its `invite_code`). Seats "
+        "reserved for others are not free. The last human seat taken starts the game.",
         request=InputSerializer,
         responses={
             200: GameSerializer,
@@ -192,24 +255,208 @@ class GameJoinApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         services.game_join(
-            game_id=game_id, player=request.user, seat=data.validated_data.get("seat")
+            game_id=game_id,
+            player=request.user,
+            seat=data.validated_data.get("seat"),
+            invite_code=data.validated_data.get("invite_code"),
         )
-        return Response(GameSerializer(selectors.game_get(game_id=game_id)).data)
+        return game_answer(request, game_id)
+
+
+class GameExitApi(APIView):
+    """One of the ways out of a game (`service`); answers the game as it now stands."""
+
+    throttle_classes = [WriteRateThrottle]
+    service: Any = None
+
+    def post(self, request, game_id):
+        type(self).service(game_id=game_id, player=request.user)
+        return game_answer(request, game_id)
+
+
+@extend_schema_view(
+    post=extend_schema(
+        operation_id="games_leave",
+        summary="Leave a waiting game",
+        description="Your seat is open again. The creator leaving cancels the game.",
+        request=None,
+        responses={200: GameSerializer, **error_responses(401, 403, 404, 409, 429, 503)},
+    )
+)
+class GameLeaveApi(GameExitApi):
+    service = staticmethod(services.game_leave)
+
+
+@extend_schema_view(
+    post=extend_schema(
+        operation_id="games_cancel",
+        summary="Cancel a waiting game",
+        description="The creator calls the game off: it ends `abandoned`, nothing scored; "
+        "open invitations are cancelled.",
+        request=None,
+        responses={200: GameSerializer, **error_responses(401, 403, 404, 409, 429, 503)},
+    )
+)
+class GameCancelApi(GameExitApi):
+    service = staticmethod(services.game_cancel)
+
+
+@extend_schema_view(
+    post=extend_schema(
+        operation_id="games_resign",
+        summary="Resign",
+        description="Leave an active game for good: an AI (`RESIGNED_SEAT_AI_LEVEL`, "
+        "heuristic by default) plays your seat to the end of the match so the others can "
+        "finish; you are ranked last and it counts as a loss. When the last human resigns "
+        "the game ends `abandoned`.",
+        request=None,
+        responses={200: GameSerializer, **error_responses(401, 403, 404, 409, 429, 503)},
+    )
+)
+class GameResignApi(GameExitApi):
+    service = staticmethod(services.game_resign)
+
+
+class GameRematchApi(APIView):
+    throttle_classes = [WriteRateThrottle]
+
+    @extend_schema(
+        operation_id="games_rematch",
+        summary="Ask for a rematch",
+        description="After a finished game, the next one: the same rules, seats, AI levels, "
+        "target, time limit and visibility. You sit where you sat; the other humans are "
+        "invited to their seats. Asked again (by anyone), the same game answers, with 200.",
+        request=None,
+        responses={
+            201: GameSerializer,
+            200: GameSerializer,
+            **error_responses(401, 403, 404, 409, 429, 503),
+        },
+    )
+    def post(self, request, game_id):
+        selectors.game_get(game_id=game_id, viewer=request.user)
+        rematch = services.game_rematch(game_id=game_id, player=request.user)
+        code = status.HTTP_201_CREATED if rematch.created else status.HTTP_200_OK
+        return game_answer(request, rematch.game.pk, code)
 
 
 class GameStateApi(APIView):
     @extend_schema(
         operation_id="games_state",
         summary="Your view of the table",
-        description="Your hand, every seat's card count, the play to beat, whose turn, "
-        "passes, scores, the deal's seq and seed commitment, and on your turn every legal "
-        "move. Never another player's cards.",
-        responses={200: PlayerStateSerializer, **error_responses(401, 403, 404, 503)},
+        description="Seated: your hand, every seat's card count, the play to beat, whose "
+        "turn, passes, scores, the deal's seq and seed commitment, and on your turn every "
+        "legal move (`view: player`). Anyone else, in a public game, watches: the same "
+        "table with no hand at all (`view: spectator`). Never another player's cards.",
+        responses={200: GAME_STATE_SCHEMA, **error_responses(401, 404, 503)},
     )
     def get(self, request, game_id):
-        game = selectors.game_get(game_id=game_id)
-        state = selectors.game_state_for_player(game=game, player=request.user)
-        return Response(PlayerStateSerializer(state).data)
+        game = selectors.game_get(game_id=game_id, viewer=request.user)
+        state = selectors.game_state_for_viewer(game=game, viewer=request.user)
+        return Response(game_state_data(state))
+
+
+# --- Invitations ---------------------------------------------------------------------------
+
+
+class GameInvitationsApi(APIView):
+    throttle_classes = [WriteRateThrottle]
+    request_name = "InvitationCreate"
+
+    class InputSerializer(serializers.Serializer):
+        username = StrictCharField(max_length=150, help_text="Any spelling of the name.")
+        seat = StrictIntegerField(
+            required=False, min_value=0, max_value=3, help_text="Default: the first open seat."
+        )
+
+    @extend_schema(
+        operation_id="games_invite",
+        summary="Invite a player",
+        description="The creator of a waiting game reserves a seat for a named player, who "
+        "accepts or declines it (`invitations/{id}/accept`); nobody else can take it. It "
+        "expires after 7 days (`INVITATION_TTL_DAYS`).",
+        request=InputSerializer,
+        parameters=[IDEMPOTENCY_PARAMETER],
+        responses={
+            201: InvitationSerializer,
+            **error_responses(400, 401, 403, 404, 409, 413, 415, 422, 429, 503),
+        },
+    )
+    def post(self, request, game_id):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+
+        def invite() -> Response:
+            invitation = services.invitation_create(
+                game_id=game_id,
+                inviter=request.user,
+                username=data.validated_data["username"],
+                seat=data.validated_data.get("seat"),
+            )
+            return Response(InvitationSerializer(invitation).data, status=status.HTTP_201_CREATED)
+
+        return idempotency.idempotent(request, invite)
+
+
+class InvitationsApi(GenericAPIView):
+    pagination_class = StrictLimitOffsetPagination
+
+    class FilterSerializer(QuerySerializer):
+        status = serializers.ChoiceField(choices=InvitationStatus.choices, required=False)
+
+    @extend_schema(
+        operation_id="invitations_list",
+        summary="Your invitations",
+        description="The invitations you received, newest first; `status=pending` for those "
+        "you can still answer.",
+        parameters=[FilterSerializer],
+        responses={200: InvitationSerializer(many=True), **error_responses(400, 401, 503)},
+    )
+    def get(self, request):
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        invitations = selectors.invitations_for_player(
+            player=request.user, status=filters.validated_data.get("status")
+        )
+        page = self.paginate_queryset(invitations)
+        return self.get_paginated_response(InvitationSerializer(page, many=True).data)
+
+
+class InvitationAnswerApi(APIView):
+    """Accept or decline an invitation (`service`); answers the invitation."""
+
+    throttle_classes = [WriteRateThrottle]
+    service: Any = None
+
+    def post(self, request, invitation_id):
+        invitation = type(self).service(invitation_id=invitation_id, player=request.user)
+        return Response(InvitationSerializer(invitation).data)
+
+
+@extend_schema_view(
+    post=extend_schema(
+        operation_id="invitations_accept",
+        summary="Accept an invitation",
+        description="Take the seat it reserved (the last human seat taken starts the game).",
+        request=None,
+        responses={200: InvitationSerializer, **error_responses(401, 404, 409, 429, 503)},
+    )
+)
+class InvitationAcceptApi(InvitationAnswerApi):
+    service = staticmethod(services.invitation_accept)
+
+
+@extend_schema_view(
+    post=extend_schema(
+        operation_id="invitations_decline",
+        summary="Decline an invitation",
+        description="The seat it reserved is open again.",
+        request=None,
+        responses={200: InvitationSerializer, **error_responses(401, 404, 409, 429, 503)},
+    )
+)
+class InvitationDeclineApi(InvitationAnswerApi):
+    service = staticmethod(services.invitation_decline)
 
 
 # --- Moves ---------------------------------------------------------------------------
@@ -313,7 +560,9 @@ class MovesApi(AsyncAPIView):
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         deal, since, wait = (filters.validated_data.get(k) for k in ("deal", "since", "wait"))
-        read = functools.partial(history_answer, game_id=game_id, number=deal, since=since)
+        read = functools.partial(
+            history_answer, game_id=game_id, viewer=request.user, number=deal, since=since
+        )
         if not wait:
             return Response(await sync_to_async(read)())
         body = await longpoll.wait_for_news(
@@ -328,9 +577,9 @@ class MovesApi(AsyncAPIView):
         return Response(body)
 
 
-def history_answer(*, game_id: Any, number: int | None, since: int) -> dict[str, Any]:
+def history_answer(*, game_id: Any, viewer: Any, number: int | None, since: int) -> dict[str, Any]:
     """The history as the API renders it (what a waiter is answered with, when it wakes)."""
-    game = selectors.game_get(game_id=game_id)
+    game = selectors.game_get(game_id=game_id, viewer=viewer)
     return HistorySerializer(selectors.deal_moves(game=game, number=number, since=since)).data
 
 
@@ -347,7 +596,7 @@ class DealRecordApi(APIView):
         responses={200: RecordSerializer, **error_responses(401, 404, 409, 503)},
     )
     def get(self, request, game_id, number):
-        game = selectors.game_get(game_id=game_id)
+        game = selectors.game_get(game_id=game_id, viewer=request.user)
         return Response(selectors.deal_record(game=game, number=number))
 
 
@@ -367,7 +616,7 @@ class DealReplayApi(APIView):
     def get(self, request, game_id, number):
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
-        game = selectors.game_get(game_id=game_id)
+        game = selectors.game_get(game_id=game_id, viewer=request.user)
         replay = selectors.deal_replay(
             game=game, number=number, at=filters.validated_data.get("at")
         )

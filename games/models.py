@@ -9,6 +9,7 @@ from typing import NamedTuple
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from games.ai import LEVELS
 
@@ -22,6 +23,25 @@ class GameStatus(models.TextChoices):
 
 # The levels are the bots' (games.ai.LEVELS, weakest first): defined there, once.
 AI_LEVEL_CHOICES = [(level, level.title()) for level in LEVELS]
+
+
+class Visibility(models.TextChoices):
+    PUBLIC = "public"  # listed in the lobby; anyone logged in may watch
+    PRIVATE = "private"  # joined by invitation or invite code; seen by participants only
+
+
+class SeatStatus(models.TextChoices):
+    PLAYING = "playing"
+    RESIGNED = "resigned"  # its player resigned; an AI plays the seat to the match's end
+    LEFT = "left"  # its player left the waiting game; the seat is open again
+
+
+class InvitationStatus(models.TextChoices):
+    PENDING = "pending"
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+    EXPIRED = "expired"
+    CANCELLED = "cancelled"  # the game was cancelled, or started without the invitee
 
 
 class DealOutcome(NamedTuple):
@@ -47,6 +67,18 @@ class Game(models.Model):
         null=True, blank=True, help_text="Time a human has for a move; the server plays after."
     )
     num_seats = models.PositiveSmallIntegerField()
+    visibility = models.CharField(max_length=8, choices=Visibility, default=Visibility.PUBLIC)
+    # Private games: the code that lets someone without an invitation join. Shown to
+    # participants only.
+    invite_code = models.CharField(max_length=32, blank=True, default="")
+    hints = models.BooleanField(default=False)
+    rated = models.BooleanField(default=True)
+    # Seat positions best first, once the match is finished (a resigner is last).
+    ranking = models.JSONField(null=True, blank=True)
+    # The game a participant asked for after this one ended: asked for once.
+    rematch = models.OneToOneField(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch_of"
+    )
     current_deal_number = models.PositiveSmallIntegerField(default=0)
     # Bumped on every change, so clients and caches can tell whether anything moved.
     version = models.PositiveIntegerField(default=0)
@@ -92,6 +124,10 @@ class Seat(models.Model):
     ai_level = models.CharField(max_length=16, choices=AI_LEVEL_CHOICES, blank=True, default="")
     score = models.IntegerField(default=0)
     joined_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=8, choices=SeatStatus, default=SeatStatus.PLAYING)
+    resigned_at = models.DateTimeField(null=True, blank=True)
+    # Turns in a row the server played for this human because time ran out.
+    timeouts_in_a_row = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["game", "position"]
@@ -119,6 +155,16 @@ class Seat(models.Model):
     def level(self) -> str | None:
         """The AI's level; None for a human seat."""
         return self.ai_level or None
+
+    @property
+    def bot_level(self) -> str | None:
+        """The level of the AI that plays this seat: its own, or, once its human has
+        resigned, RESIGNED_SEAT_AI_LEVEL; None while a human plays it."""
+        if self.ai_level:
+            return self.ai_level
+        if self.status == SeatStatus.RESIGNED:
+            return str(settings.RESIGNED_SEAT_AI_LEVEL)
+        return None
 
 
 class Deal(models.Model):
@@ -238,3 +284,52 @@ class IdempotentRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id}: {self.key}"
+
+
+class Invitation(models.Model):
+    """A seat of a waiting game reserved for a named player until they answer, the game
+    is cancelled or the invitation expires (INVITATION_TTL_DAYS)."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
+    seat = models.PositiveSmallIntegerField()
+    invitee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations"
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations_sent"
+    )
+    status = models.CharField(
+        max_length=10, choices=InvitationStatus, default=InvitationStatus.PENDING
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            # One open invitation per seat, and per player in a game.
+            models.UniqueConstraint(
+                fields=["game", "seat"],
+                condition=Q(status="pending"),
+                name="invitation_one_pending_per_seat",
+            ),
+            models.UniqueConstraint(
+                fields=["game", "invitee"],
+                condition=Q(status="pending"),
+                name="invitation_one_pending_per_invitee",
+            ),
+        ]
+        indexes = [models.Index(fields=["invitee", "status"], name="invitation_inbox")]
+
+    def __str__(self) -> str:
+        return f"invitation of {self.invitee_id} to seat {self.seat} of {self.game_id}"
+
+    @property
+    def current_status(self) -> str:
+        """The status as it stands now: a pending invitation past its time has expired
+        (the periodic task writes that down later)."""
+        if self.status == InvitationStatus.PENDING and self.expires_at <= timezone.now():
+            return InvitationStatus.EXPIRED
+        return self.status

@@ -12,21 +12,44 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Prefetch, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from django.utils import timezone
 
 from games.engine import Card, DealResult, DealState, PlayerView, Rules, record_from_state
 from games.engine import Move as EngineMove
-from games.models import Deal, DealOutcome, Game, GameStatus, Move, Seat
+from games.models import (
+    Deal,
+    DealOutcome,
+    Game,
+    GameStatus,
+    Invitation,
+    InvitationStatus,
+    Move,
+    Seat,
+    SeatStatus,
+    Visibility,
+)
 from players.models import Player
 from pusoy_api.domain_errors import DomainError, ErrorCode
 
 
-def game_get(*, game_id: uuid.UUID) -> Game:
-    game = (
-        Game.objects.filter(pk=game_id)
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
-        .first()
-    )
+def visible_to(player: Player) -> Q:
+    """The games `player` may see: public ones, and private ones they have a seat in or
+    were invited to. Others are, to them, not there at all."""
+    seated = Exists(Seat.objects.filter(game=OuterRef("pk"), player=player))
+    invited = Exists(Invitation.objects.filter(game=OuterRef("pk"), invitee=player))
+    return Q(visibility=Visibility.PUBLIC) | Q(seated) | Q(invited)
+
+
+def game_get(*, game_id: uuid.UUID, viewer: Player | None = None) -> Game:
+    """The game with its seats; with a `viewer`, only if they may see it (else 404, as
+    for a game that does not exist)."""
+    games = Game.objects.filter(pk=game_id)
+    if viewer is not None:
+        games = games.filter(visible_to(viewer))
+    game = games.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("player"))
+    ).first()
     if game is None:
         raise DomainError(ErrorCode.NOT_FOUND, "No such game.")
     return game
@@ -35,23 +58,43 @@ def game_get(*, game_id: uuid.UUID) -> Game:
 def games_for_player(
     *, player: Player, status: str | None = None, mine: bool = False, my_turn: bool = False
 ) -> QuerySet[Game]:
-    games = Game.objects.all()
+    """The lobby: the games `player` may see (public, or theirs); `mine` those they sit
+    in; `my_turn` the active ones where they are the seat to play."""
+    games = Game.objects.filter(visible_to(player))
     if status:
         games = games.filter(status=status)
     if mine or my_turn:
         games = games.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), player=player)))
     if my_turn:
-        my_position = Seat.objects.filter(game=OuterRef("game"), player=player).values("position")
+        mine_to_play = Seat.objects.filter(
+            game=OuterRef("game"), player=player, status=SeatStatus.PLAYING
+        ).values("position")
         to_play = Deal.objects.filter(
             game=OuterRef("pk"),
             number=OuterRef("current_deal_number"),
             finished_at__isnull=True,
-            turn=my_position[:1],
+            turn=mine_to_play[:1],
         )
         games = games.filter(status=GameStatus.ACTIVE).filter(Exists(to_play))
     return games.prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("player"))
     ).order_by("-updated_at", "pk")
+
+
+def invitations_for_player(*, player: Player, status: str | None = None) -> QuerySet[Invitation]:
+    """The invitations `player` received, newest first; `status` as a client sees it (a
+    pending invitation past its time is `expired`)."""
+    invitations = Invitation.objects.filter(invitee=player)
+    now = timezone.now()
+    if status == InvitationStatus.PENDING:
+        invitations = invitations.filter(status=status, expires_at__gt=now)
+    elif status == InvitationStatus.EXPIRED:
+        invitations = invitations.filter(
+            Q(status=status) | Q(status=InvitationStatus.PENDING, expires_at__lte=now)
+        )
+    elif status:
+        invitations = invitations.filter(status=status)
+    return invitations.select_related("invitee", "invited_by").order_by("-created_at", "pk")
 
 
 def seat_of(game: Game, player: Player) -> int | None:
@@ -139,14 +182,20 @@ def _table(source: DealState | PlayerView) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class DealView(TableView):
-    """One seat's view of a deal: the table, its own hand, and what it may do."""
+class PublicDealView(TableView):
+    """A deal as anyone at or around the table sees it: no hand at all."""
 
     number: int
     commitment: str
-    hand: tuple[Card, ...]
     face_up_card: FaceUpCard | None
     deadline: dt.datetime | None
+
+
+@dataclass(frozen=True)
+class DealView(PublicDealView):
+    """One seat's view of a deal: the table, its own hand, and what it may do."""
+
+    hand: tuple[Card, ...]
     legal_moves: list[EngineMove]
 
 
@@ -156,6 +205,45 @@ class PlayerState:
     seat: int
     scores: list[int]
     deal: DealView | None
+    view: str = "player"
+
+
+@dataclass(frozen=True)
+class SpectatorState:
+    game: Game
+    scores: list[int]
+    deal: PublicDealView | None
+    view: str = "spectator"
+
+
+def game_state_for_viewer(*, game: Game, viewer: Player) -> PlayerState | SpectatorState:
+    """A seated player's own view; anyone else who may see the game (a public one)
+    watches: the table without any hand."""
+    if seat_of(game, viewer) is not None:
+        return game_state_for_player(game=game, player=viewer)
+    deal = current_deal(game)
+    scores = [s.score for s in game.seats.all()]
+    if deal is None:
+        return SpectatorState(game=game, scores=scores, deal=None)
+    return SpectatorState(
+        game=game, scores=scores, deal=PublicDealView(**_public_deal(game, deal, _deal_state(deal)))
+    )
+
+
+def _public_deal(game: Game, deal: Deal, source: DealState | PlayerView) -> dict[str, Any]:
+    """The PublicDealView fields of the current deal, from its state or a seat's view."""
+    deadline = None
+    if game.turn_timeout and deal.turn is not None and deal.turn_started_at:
+        deadline = deal.turn_started_at + game.turn_timeout
+    return {
+        **_table(source),
+        "result": deal.outcome,
+        "is_over": deal.is_finished,
+        "number": deal.number,
+        "commitment": deal.commitment,
+        "face_up_card": _face_up(deal),
+        "deadline": deadline,
+    }
 
 
 def game_state_for_player(
@@ -166,28 +254,23 @@ def game_state_for_player(
 
     `deal` and `state` may be passed when the caller already holds the current deal and
     its engine state (right after a move), to save reading and rebuilding them."""
-    seat = seat_of(game, player)
+    seat = next((s for s in game.seats.all() if s.player_id == player.pk), None)
     if seat is None:
         raise DomainError(ErrorCode.NOT_A_PARTICIPANT, "You have no seat in this game.")
     if deal is None or deal.number != game.current_deal_number:
         deal, state = current_deal(game), None
     scores = [s.score for s in game.seats.all()]
     if deal is None:
-        return PlayerState(game=game, seat=seat, scores=scores, deal=None)
-    view = (state or _deal_state(deal)).view(seat)
-    deadline = None
-    if game.turn_timeout and deal.turn is not None and deal.turn_started_at:
-        deadline = deal.turn_started_at + game.turn_timeout
+        return PlayerState(game=game, seat=seat.position, scores=scores, deal=None)
+    view = (state or _deal_state(deal)).view(seat.position)
+    # A resigned seat is the AI's to play now: its former player only watches it.
+    may_play = view.is_my_turn and not deal.is_finished and seat.status == SeatStatus.PLAYING
     deal_view = DealView(
-        **{**_table(view), "result": deal.outcome, "is_over": deal.is_finished},
-        number=deal.number,
-        commitment=deal.commitment,
+        **_public_deal(game, deal, view),
         hand=view.hand,
-        face_up_card=_face_up(deal),
-        deadline=deadline,
-        legal_moves=view.legal_moves() if view.is_my_turn and not deal.is_finished else [],
+        legal_moves=view.legal_moves() if may_play else [],
     )
-    return PlayerState(game=game, seat=seat, scores=scores, deal=deal_view)
+    return PlayerState(game=game, seat=seat.position, scores=scores, deal=deal_view)
 
 
 def _face_up(deal: Deal) -> FaceUpCard | None:

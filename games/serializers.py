@@ -11,12 +11,19 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
 from games.engine import PRESETS
 from games.engine.rules import FLUSH_ORDERS, HAND_SIZES, LEFTOVERS, SCORINGS, STRAIGHT_SYSTEMS
-from games.models import AI_LEVEL_CHOICES, GameStatus, MoveAction
+from games.models import (
+    AI_LEVEL_CHOICES,
+    GameStatus,
+    InvitationStatus,
+    MoveAction,
+    SeatStatus,
+    Visibility,
+)
 
 CARD_PATTERN = r"^[3-9TJQKA2][CSHD]$"
 # Every order of the four suits, low to high (the engine accepts no other).
@@ -74,14 +81,30 @@ class SeatSerializer(serializers.Serializer):
         help_text="The AI's level (as asked for at creation); null for a human seat.",
     )
     score = serializers.IntegerField(help_text="Points so far in the match.")
+    status = serializers.ChoiceField(
+        choices=SeatStatus.choices,
+        help_text="`resigned`: an AI plays the seat to the match's end; `left`: its player "
+        "left the waiting game and the seat is open again.",
+    )
 
     def get_type(self, seat: Any) -> str:  # "human" | "ai"
         return "ai" if seat.ai_level else "human"
 
 
 class GameSerializer(serializers.Serializer):
+    """A game. Give the serializer `context={"viewer": player}`: the invite code of a
+    private game is shown to its participants only."""
+
     id = serializers.UUIDField()
     status = serializers.ChoiceField(choices=GameStatus.choices)
+    visibility = serializers.ChoiceField(choices=Visibility.choices)
+    invite_code = serializers.SerializerMethodField(
+        help_text="A private game's code to join without an invitation; shown to its "
+        "participants only (null otherwise)."
+    )
+    created_by = PlayerRefSerializer()
+    hints = serializers.BooleanField(help_text="Hints are offered on each turn.")
+    rated = serializers.BooleanField(help_text="The game counts for ratings.")
     rules = RulesSerializer()
     seats = SeatSerializer(many=True)
     target_deals = serializers.IntegerField(allow_null=True)
@@ -96,9 +119,25 @@ class GameSerializer(serializers.Serializer):
     )
     version = serializers.IntegerField(help_text="Goes up on every change of the game.")
     winner_seat = serializers.IntegerField(allow_null=True)
+    ranking = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="A finished game's seats, best first (resigned seats last); else null.",
+    )
+    rematch = serializers.UUIDField(
+        source="rematch_id", allow_null=True, help_text="The game that followed this one."
+    )
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
+
+    @extend_schema_field({"type": "string", "nullable": True})
+    def get_invite_code(self, game: Any) -> str | None:
+        viewer = self.context.get("viewer")
+        if not game.invite_code or viewer is None:
+            return None
+        participant = any(seat.player_id == viewer.pk for seat in game.seats.all())
+        return game.invite_code if participant or game.created_by_id == viewer.pk else None
 
 
 # --- Deals -------------------------------------------------------------------------------
@@ -203,30 +242,78 @@ class TableSerializer(serializers.Serializer):
     result = DealResultSerializer(allow_null=True)
 
 
-class DealViewSerializer(TableSerializer):
-    """One seat's view: the table, its own hand, and what it may do."""
+class PublicDealViewSerializer(TableSerializer):
+    """The deal as anyone at or around the table sees it: no hand at all."""
 
     number = serializers.IntegerField()
     commitment = serializers.CharField(help_text="SHA-256 of the shuffle seed, hex; public.")
-    hand = CardListField(help_text="Your cards, low to high.")
     face_up_card = FaceUpCardSerializer(
         allow_null=True, help_text="3 players: the 52nd card, dealt face up, and its holder."
     )
     deadline = serializers.DateTimeField(
         allow_null=True, help_text="When the server plays for the seat to play (turn_timeout)."
     )
+
+
+class DealViewSerializer(PublicDealViewSerializer):
+    """One seat's view: the table, its own hand, and what it may do."""
+
+    hand = CardListField(help_text="Your cards, low to high.")
     legal_moves = MoveBodySerializer(
         many=True, help_text="On your turn: every legal move (post one as it is); else empty."
     )
 
 
 class PlayerStateSerializer(serializers.Serializer):
+    """A seated player's view of the table."""
+
+    view = serializers.ChoiceField(choices=["player"])
     game = serializers.UUIDField(source="game.pk")
     status = serializers.ChoiceField(source="game.status", choices=GameStatus.choices)
     version = serializers.IntegerField(source="game.version")
     seat = serializers.IntegerField(help_text="Your seat.")
     scores = serializers.ListField(child=serializers.IntegerField(), help_text="Seat order.")
     deal = DealViewSerializer(allow_null=True, help_text="null before the first deal.")
+
+
+class SpectatorStateSerializer(serializers.Serializer):
+    """A public game as someone without a seat watches it: never a hand."""
+
+    view = serializers.ChoiceField(choices=["spectator"])
+    game = serializers.UUIDField(source="game.pk")
+    status = serializers.ChoiceField(source="game.status", choices=GameStatus.choices)
+    version = serializers.IntegerField(source="game.version")
+    scores = serializers.ListField(child=serializers.IntegerField(), help_text="Seat order.")
+    deal = PublicDealViewSerializer(allow_null=True, help_text="null before the first deal.")
+
+
+GAME_STATE_SCHEMA = PolymorphicProxySerializer(
+    component_name="GameState",
+    serializers={"player": PlayerStateSerializer, "spectator": SpectatorStateSerializer},
+    resource_type_field_name="view",
+)
+
+
+def game_state_data(state: Any) -> dict[str, Any]:
+    """A player's or a spectator's view, as its serializer renders it."""
+    serializer = PlayerStateSerializer if state.view == "player" else SpectatorStateSerializer
+    return serializer(state).data
+
+
+class InvitationSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    game = serializers.UUIDField(source="game_id")
+    seat = serializers.IntegerField(help_text="The seat reserved for the invitee.")
+    invitee = PlayerRefSerializer()
+    invited_by = PlayerRefSerializer()
+    status = serializers.ChoiceField(
+        source="current_status",
+        choices=InvitationStatus.choices,
+        help_text="A pending invitation past `expires_at` is `expired`.",
+    )
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+    answered_at = serializers.DateTimeField(allow_null=True)
 
 
 class MoveAcceptedSerializer(serializers.Serializer):

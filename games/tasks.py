@@ -55,3 +55,12 @@ def purge_idempotency_keys() -> int:
     from games.services import retention
 
     return retention.idempotency_keys_purge()
+
+
+@shared_task(name="games.expire_invitations", autoretry_for=TRANSIENT, max_retries=3)
+def expire_invitations() -> int:
+    """Periodic (celery beat): pending invitations past their time become expired (their
+    seats were free for others from that moment already)."""
+    from games.services import invitations
+
+    return invitations.invitations_expire()

@@ -44,6 +44,7 @@ class ErrorCode(StrEnum):
     AUTHENTICATION_FAILED = ("authentication_failed", 401, "a bad or revoked token")
     INVALID_CREDENTIALS = ("invalid_credentials", 401, "wrong username or password")
     NOT_A_PARTICIPANT = ("not_a_participant", 403, "you have no seat in this game")
+    NOT_THE_CREATOR = ("not_the_creator", 403, "only the game's creator may do this")
     PERMISSION_DENIED = ("permission_denied", 403, "not allowed")
     # 404, 405, 406: what is asked for
     NOT_FOUND = ("not_found", 404, "no such game, deal, player or path")
@@ -59,6 +60,16 @@ class ErrorCode(StrEnum):
     ALREADY_JOINED = ("already_joined", 409, "you already have a seat in this game")
     USERNAME_TAKEN = ("username_taken", 409, "the name is taken, in any spelling")
     DEAL_IN_PROGRESS = ("deal_in_progress", 409, "records and replays exist for finished deals")
+    GAME_FULL = ("game_full", 409, "every open seat is reserved for an invited player")
+    SEAT_RESIGNED = ("seat_resigned", 409, "you resigned this game: an AI plays your seat")
+    GAME_NOT_WAITING = ("game_not_waiting", 409, "the game has started or ended")
+    GAME_NOT_FINISHED = ("game_not_finished", 409, "a rematch follows a finished game")
+    ALREADY_INVITED = ("already_invited", 409, "the player has an open invitation to this game")
+    INVITATION_CLOSED = (
+        "invitation_closed",
+        409,
+        "the invitation was answered, expired or cancelled",
+    )
     # 413, 415: the body's size and type
     PAYLOAD_TOO_LARGE = ("payload_too_large", 413, "the body is over the size limit")
     UNSUPPORTED_MEDIA_TYPE = ("unsupported_media_type", 415, "the body is not JSON")
@@ -78,6 +89,13 @@ class ErrorCode(StrEnum):
     INVALID_SEAT = ("invalid_seat", 422, "join names a seat the game does not have")
     WEAK_PASSWORD = ("weak_password", 422, "the password fails a validator")
     INVALID_USERNAME = ("invalid_username", 422, "the name mixes letters of different scripts")
+    UNKNOWN_PLAYER = ("unknown_player", 422, "no player has that username")
+    INVALID_INVITEE = (
+        "invalid_invitee",
+        422,
+        "yourself, a player named twice, or more invitees than open seats",
+    )
+    RATED_WITH_HINTS = ("rated_with_hints", 422, "a game with hints is never rated")
     IDEMPOTENCY_KEY_REUSED = (
         "idempotency_key_reused",
         422,

@@ -48,6 +48,15 @@ class StrictIntegerField(serializers.IntegerField):
         return super().to_internal_value(data)
 
 
+class StrictBooleanField(serializers.BooleanField):
+    """A JSON true or false (not 1, "yes" or "true")."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
+
+
 class QueryIntegerField(serializers.IntegerField):
     """A query parameter written as an integer: digits, an optional minus sign."""
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 from games.chain import chain_genesis
 from games.engine import DealResult, DealState, Rules, format_cards
 from games.engine.shuffle import commitment, face_up_card, new_seed
-from games.models import Deal, Game, GameStatus
+from games.models import Deal, Game, GameStatus, Seat, SeatStatus
 from games.services.game_row import game_touch
 from games.services.side_effects import queue_ai_turn_on_commit
 from players.models import Player
@@ -55,7 +55,8 @@ def deal_score(game: Game, deal: Deal, result: DealResult) -> None:
     for seat in game.seats.all():
         seat.score += result.points[seat.position]
         seat.save(update_fields=["score"])
-        if seat.player_id:
+        # A resigned seat's deals are the AI's, not its former player's.
+        if seat.player_id and seat.status == SeatStatus.PLAYING:
             Player.objects.filter(pk=seat.player_id).update(
                 deals_played=F("deals_played") + 1,
                 deals_won=F("deals_won") + (1 if seat.position == result.winner else 0),
@@ -86,21 +87,34 @@ def target_reached(game: Game) -> bool:
 
 
 def game_finish(game: Game) -> None:
+    """The match is over: the ranking, the winner (its first), the players' stats."""
     seats = list(game.seats.all())
+    ranking = match_ranking(game, seats)
+    game.status = GameStatus.FINISHED
+    game.ranking = ranking
+    game.winner_seat = ranking[0]
+    game.finished_at = timezone.now()
+    for s in seats:
+        # Resigners had their loss counted when they resigned.
+        if s.player_id and s.status == SeatStatus.PLAYING:
+            Player.objects.filter(pk=s.player_id).update(
+                games_played=F("games_played") + 1,
+                games_won=F("games_won") + (1 if s.position == ranking[0] else 0),
+            )
+    game_touch(game, "status", "ranking", "winner_seat", "finished_at")
+
+
+def match_ranking(game: Game, seats: list[Seat]) -> list[int]:
+    """Seat positions best first. deuces-double: most points first; cards-left: fewest;
+    ties: more deals won, then the lower seat. Resigned seats come last whatever their
+    score, the last to resign first among them."""
     wins = dict.fromkeys((s.position for s in seats), 0)
     for deal_winner in game.deals.values_list("winner", flat=True):
         if deal_winner is not None:
             wins[deal_winner] += 1
-    # deuces-double: most points wins; cards-left: fewest. Ties: more deals won, then seat.
     sign = -1 if higher_score_wins(game.rules) else 1
-    winner = min(seats, key=lambda s: (sign * s.score, -wins[s.position], s.position))
-    game.status = GameStatus.FINISHED
-    game.winner_seat = winner.position
-    game.finished_at = timezone.now()
-    for s in seats:
-        if s.player_id:
-            Player.objects.filter(pk=s.player_id).update(
-                games_played=F("games_played") + 1,
-                games_won=F("games_won") + (1 if s.position == winner.position else 0),
-            )
-    game_touch(game, "status", "winner_seat", "finished_at")
+    playing = [s for s in seats if s.status != SeatStatus.RESIGNED]
+    resigned = [s for s in seats if s.status == SeatStatus.RESIGNED]
+    playing.sort(key=lambda s: (sign * s.score, -wins[s.position], s.position))
+    resigned.sort(key=lambda s: s.resigned_at or timezone.now(), reverse=True)
+    return [s.position for s in playing + resigned]

@@ -16,8 +16,9 @@ from django.utils import timezone
 from games.chain import chain_next, move_canonical_json
 from games.engine import DealState, EngineError, Play, format_cards
 from games.errors import domain_error
-from games.models import Deal, Game, GameStatus, Move
+from games.models import Deal, Game, GameStatus, Move, SeatStatus
 from games.services.deals import deal_finished, deal_score
+from games.services.exits import game_abandon, humans_still_playing
 from games.services.game_row import game_locked, game_touch
 from games.services.side_effects import queue_ai_turn_on_commit
 from players.models import Player
@@ -48,11 +49,14 @@ def move_submit(
 ) -> MoveOutcome:
     """A human's move. Refusals raise DomainError and change nothing."""
     game = game_locked(game_id)
-    seat = next((s.position for s in game.seats.all() if s.player_id == player.pk), None)
-    if seat is None:
+    mine = next((s for s in game.seats.all() if s.player_id == player.pk), None)
+    if mine is None:
         raise DomainError(ErrorCode.NOT_A_PARTICIPANT, "You have no seat in this game.")
     if game.status != GameStatus.ACTIVE:
         raise DomainError(ErrorCode.GAME_NOT_ACTIVE, f"The game is {game.status}.")
+    if mine.status == SeatStatus.RESIGNED:
+        raise DomainError(ErrorCode.SEAT_RESIGNED, "You resigned: an AI plays your seat.")
+    seat = mine.position
     deal = current_deal(game)
     if expected_seq is not None and expected_seq != deal.seq:
         raise DomainError(
@@ -142,6 +146,9 @@ def move_apply(
         deal.finished_at = timezone.now()
         fields += ["places", "finished_at"]
     deal.save(update_fields=fields)
+    if _count_timeouts(game, seat, actor) and not humans_still_playing(game):
+        game_abandon(game)  # nobody is left to play against: the match stops here
+        return MoveOutcome(move=move, game=game, deal=deal, state=state, ended_deal=None)
     if not state.is_over:
         queue_ai_turn_on_commit(game, deal)
         game_touch(game)
@@ -151,3 +158,18 @@ def move_apply(
         return MoveOutcome(move=move, game=game, deal=deal, state=state, ended_deal=deal)
     next_state = DealState.from_dict(next_deal.snapshot)
     return MoveOutcome(move=move, game=game, deal=next_deal, state=next_state, ended_deal=deal)
+
+
+def _count_timeouts(game: Game, position: int, actor: str) -> bool:
+    """Keep the seat's run of turns the server played for its human (its time ran out);
+    a move of its own ends the run. True when this move was one the clock made."""
+    seat = next(s for s in game.seats.all() if s.position == position)
+    timed_out = actor == "timeout"
+    if timed_out:
+        seat.timeouts_in_a_row += 1
+    elif actor == "player" and seat.timeouts_in_a_row:
+        seat.timeouts_in_a_row = 0
+    else:
+        return False
+    seat.save(update_fields=["timeouts_in_a_row"])
+    return timed_out

@@ -20,11 +20,12 @@ def notify_waiters(game: Game) -> None:
 
 
 def queue_ai_turn_on_commit(game: Game, deal: Deal) -> None:
-    """Queue the AI's move when the seat to play is an AI, once this transaction commits."""
+    """Queue the AI's move when an AI plays the seat to play (an AI seat, or one whose
+    human resigned), once this transaction commits."""
     if deal.turn is None:
         return
-    level = next((s.ai_level for s in game.seats.all() if s.position == deal.turn), "")
-    if not level:
+    seat = next(s for s in game.seats.all() if s.position == deal.turn)
+    if seat.bot_level is None:
         return
     from games.tasks import ai_move  # tasks call services: import at use, not at load
 

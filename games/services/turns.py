@@ -10,14 +10,14 @@ import uuid
 from typing import NamedTuple
 
 from django.conf import settings
-from django.db.models import Exists, F, OuterRef
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from games.ai import Budget, choose_move, timeout_move
 from games.dispatch import enqueue
 from games.engine import DealState, format_cards
 from games.engine import Move as EngineMove
-from games.models import Deal, GameStatus, Seat
+from games.models import Deal, GameStatus, Seat, SeatStatus
 from games.services.moves import move_submit_for_seat
 
 logger = logging.getLogger(__name__)
@@ -66,9 +66,8 @@ def ai_turn_play(*, game_id: str | uuid.UUID, deal_number: int, expected_seq: in
     turn = _open_turn(game_id, deal_number, expected_seq)
     if turn is None:
         return False
-    seats = turn.deal.game.seats.filter(position=turn.seat)
-    level = seats.values_list("ai_level", flat=True).get()
-    if not level:
+    level = turn.deal.game.seats.get(position=turn.seat).bot_level
+    if level is None:
         return False
     view = DealState.from_dict(turn.deal.snapshot).view(turn.seat)
     move = choose_move(
@@ -104,7 +103,10 @@ def turns_sweep(*, now: dt.datetime | None = None) -> dict[str, int]:
         game__status=GameStatus.ACTIVE,
         number=F("game__current_deal_number"),
     )
-    ai_seat = Seat.objects.filter(game=OuterRef("game"), position=OuterRef("turn"), ai_level__gt="")
+    # Seats an AI plays: AI seats, and seats whose human resigned.
+    ai_seat = Seat.objects.filter(game=OuterRef("game"), position=OuterRef("turn")).filter(
+        Q(ai_level__gt="") | Q(status=SeatStatus.RESIGNED)
+    )
     requeued = 0
     for game_id, number, seq in (
         open_turns.filter(Exists(ai_seat), turn_started_at__lt=stalled_before)

@@ -245,6 +245,12 @@ SPECTACULAR_SETTINGS = {
     # Enum components by meaning, where several fields share a name ("action", "type").
     "ENUM_NAME_OVERRIDES": {
         "MoveActionEnum": "games.models.MoveAction",
+        "GameStatusEnum": "games.models.GameStatus",
+        "SeatStatusEnum": "games.models.SeatStatus",
+        "InvitationStatusEnum": "games.models.InvitationStatus",
+        "VisibilityEnum": "games.models.Visibility",
+        "PlayerViewEnum": ["player"],
+        "SpectatorViewEnum": ["spectator"],
         "PlayActionEnum": ["play"],
         "PassActionEnum": ["pass"],
         "HumanSeatTypeEnum": ["human"],
@@ -306,6 +312,12 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 AI_STALL_SECONDS = env.int("AI_STALL_SECONDS", default=30)
 # The expert bot's thinking time per move (it also stops at its iteration budget).
 AI_EXPERT_SECONDS = env.float("AI_EXPERT_SECONDS", default=1.0)
+# Asynchronous play (docs/api.md): who plays a seat whose human resigned, how long an
+# invitation holds its seat, and after how many turns in a row that the server played for
+# them (their time ran out) the humans of a game count as gone: the game is abandoned.
+RESIGNED_SEAT_AI_LEVEL = env.str("RESIGNED_SEAT_AI_LEVEL", default="heuristic")
+INVITATION_TTL_DAYS = env.int("INVITATION_TTL_DAYS", default=7)
+ABANDON_AFTER_TIMEOUTS = env.int("ABANDON_AFTER_TIMEOUTS", default=3)
 # A stored answer to an `Idempotency-Key` request (it holds the player's hand) is kept
 # this long, then purged; a retry after that is a new request.
 IDEMPOTENCY_KEY_TTL_HOURS = env.int("IDEMPOTENCY_KEY_TTL_HOURS", default=24)
@@ -317,6 +329,10 @@ CELERY_BEAT_SCHEDULE = {
     "purge-idempotency-keys": {
         "task": "games.purge_idempotency_keys",
         "schedule": 3600.0,
+    },
+    "expire-invitations": {
+        "task": "games.expire_invitations",
+        "schedule": 600.0,
     },
 }
 

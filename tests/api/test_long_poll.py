@@ -167,7 +167,9 @@ def test_an_outsider_reads_the_public_history_but_never_a_hand(game):
     assert _cards_in(body) <= played
     assert not _keys_in(body) & {"hand", "hands", "seed", "snapshot"}
     assert "hand" not in json.dumps(body)
-    assert outsider.get(f"/api/v1/games/{game_id}/state").status_code == 403
+    watched = outsider.get(f"/api/v1/games/{game_id}/state").json()
+    assert watched["view"] == "spectator"
+    assert not _keys_in(watched) & {"hand", "hands", "seed", "snapshot", "legal_moves"}
 
 
 @pytest.mark.django_db

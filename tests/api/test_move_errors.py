@@ -138,9 +138,10 @@ def test_not_a_participant(game):
     before = snapshot(game_id)
     response = post_move(stranger, game_id, {"action": "pass"})
     assert_refused(response, 403, "not_a_participant", game_id, before)
-    assert stranger.get(f"/api/v1/games/{game_id}/state").json()["error"]["code"] == (
-        "not_a_participant"
-    )
+    # Without a seat, a public game is there to watch: the table, no hand.
+    watched = stranger.get(f"/api/v1/games/{game_id}/state").json()
+    assert watched["view"] == "spectator"
+    assert "hand" not in watched["deal"]
 
 
 def test_game_not_active_while_waiting_for_players():

@@ -72,7 +72,7 @@ def test_a_generated_client_plays_a_match_and_verifies_its_records(live_server, 
         PlayRequest,
         RecordsVerifyBody,
         RegisterRequest,
-        StatusEnum,
+        GameStatusEnum,
         TokenRequest,
     )
 
@@ -106,7 +106,7 @@ def test_a_generated_client_plays_a_match_and_verifies_its_records(live_server, 
     ended_deals = []
     for _ in range(500):
         state = games_state.sync(game_id=game.id, client=me)
-        if state.status != StatusEnum.ACTIVE:
+        if state.status != GameStatusEnum.ACTIVE:
             break
         deal = state.deal
         assert deal.turn == state.seat  # the AI seats moved in the same request
@@ -120,7 +120,7 @@ def test_a_generated_client_plays_a_match_and_verifies_its_records(live_server, 
         assert accepted.move.seq == deal.seq + 1
         if accepted.ended_deal:
             ended_deals.append(accepted.ended_deal.number)
-    assert state.status == StatusEnum.FINISHED
+    assert state.status == GameStatusEnum.FINISHED
     # A deal the human's own move ended is in that move's answer (an AI may end one too).
     assert ended_deals == sorted(set(ended_deals))
     assert set(ended_deals) <= {1, 2}

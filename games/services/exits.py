@@ -1,0 +1,107 @@
+"""The ways out of a game: leaving a waiting game, its creator cancelling it, resigning an
+active one; and a game abandoned when none of its humans is still playing.
+
+A resigned seat is played by an AI (RESIGNED_SEAT_AI_LEVEL) to the end of the match, so
+the others can finish; the resigner is ranked last and the game counts as a loss in
+their stats at once. A game is abandoned (nothing more is played or scored) when its last
+human resigns, or when every human has resigned or let the server play for them
+ABANDON_AFTER_TIMEOUTS turns in a row.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from games.models import Deal, Game, GameStatus, Seat, SeatStatus
+from games.services.game_row import game_locked, game_touch
+from games.services.invitations import invitations_cancel
+from games.services.side_effects import queue_ai_turn_on_commit
+from players.models import Player
+from pusoy_api.domain_errors import DomainError, ErrorCode
+
+
+def _seat_of(game: Game, player: Player) -> Seat:
+    seat = next((s for s in game.seats.all() if s.player_id == player.pk), None)
+    if seat is None:
+        raise DomainError(ErrorCode.NOT_A_PARTICIPANT, "You have no seat in this game.")
+    return seat
+
+
+@transaction.atomic
+def game_leave(*, game_id: uuid.UUID, player: Player) -> Game:
+    """Leave a waiting game: the seat is open again. The creator leaving cancels it."""
+    game = game_locked(game_id)
+    seat = _seat_of(game, player)
+    if game.status != GameStatus.WAITING:
+        raise DomainError(ErrorCode.GAME_NOT_WAITING, f"The game is {game.status}: resign instead.")
+    if game.created_by_id == player.pk:
+        game_abandon(game)
+        return game
+    seat.player = None
+    seat.joined_at = None
+    seat.status = SeatStatus.LEFT
+    seat.save(update_fields=["player", "joined_at", "status"])
+    game_touch(game)
+    return game
+
+
+@transaction.atomic
+def game_cancel(*, game_id: uuid.UUID, player: Player) -> Game:
+    """The creator calls off a waiting game: abandoned, nothing scored."""
+    game = game_locked(game_id)
+    if game.created_by_id != player.pk:
+        _seat_of(game, player)  # an outsider is told only that they have no seat
+        raise DomainError(ErrorCode.NOT_THE_CREATOR, "Only the game's creator cancels it.")
+    if game.status != GameStatus.WAITING:
+        raise DomainError(ErrorCode.GAME_NOT_WAITING, f"The game is {game.status}.")
+    game_abandon(game)
+    return game
+
+
+@transaction.atomic
+def game_resign(*, game_id: uuid.UUID, player: Player) -> Game:
+    """Resign an active game: an AI plays the seat to the end of the match."""
+    game = game_locked(game_id)
+    seat = _seat_of(game, player)
+    if game.status != GameStatus.ACTIVE:
+        raise DomainError(ErrorCode.GAME_NOT_ACTIVE, f"The game is {game.status}.")
+    if seat.status == SeatStatus.RESIGNED:
+        raise DomainError(ErrorCode.GAME_NOT_ACTIVE, "You have resigned this game already.")
+    seat.status = SeatStatus.RESIGNED
+    seat.resigned_at = timezone.now()
+    seat.save(update_fields=["status", "resigned_at"])
+    # A loss, counted now: the match may go on for a long time without them.
+    Player.objects.filter(pk=player.pk).update(games_played=F("games_played") + 1)
+    if not humans_still_playing(game):
+        game_abandon(game)
+        return game
+    deal = Deal.objects.get(game=game, number=game.current_deal_number)
+    if deal.turn == seat.position:
+        queue_ai_turn_on_commit(game, deal)  # their turn now: the AI takes it
+    game_touch(game)
+    return game
+
+
+def humans_still_playing(game: Game) -> bool:
+    """Whether some human seat is neither resigned nor left to the clock for
+    ABANDON_AFTER_TIMEOUTS turns in a row (the seats as read with the locked game)."""
+    return any(
+        s.player_id is not None
+        and s.status == SeatStatus.PLAYING
+        and s.timeouts_in_a_row < settings.ABANDON_AFTER_TIMEOUTS
+        for s in game.seats.all()
+    )
+
+
+def game_abandon(game: Game) -> None:
+    """The game ends here, unfinished: no winner, nothing more scored; invitations to it
+    are cancelled. (Resigners' losses were counted when they resigned.)"""
+    game.status = GameStatus.ABANDONED
+    game.finished_at = timezone.now()
+    invitations_cancel(game)
+    game_touch(game, "status", "finished_at")
