@@ -1,0 +1,172 @@
+"""Private games, invitations and invite codes, through HTTP."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.utils import timezone
+
+from games.models import Game, Invitation
+from tests.api.helpers import client_for, create_game
+
+pytestmark = pytest.mark.django_db
+
+HUMANS_3 = [{"type": "human"}] * 3
+
+
+def code_of(response) -> str:
+    return response.json()["error"]["code"]
+
+
+def pending(client) -> list[dict]:
+    response = client.get("/api/v1/invitations?status=pending")
+    assert response.status_code == 200, response.json()
+    return response.json()["results"]
+
+
+def test_a_private_game_is_invisible_to_outsiders_everywhere():
+    ana, ben, eve = client_for("ana"), client_for("ben"), client_for("eve")
+    game = create_game(ana, HUMANS_3, visibility="private", invite=["ben"])
+    game_id = game["id"]
+    assert game["visibility"] == "private"
+    assert game["invite_code"]
+    paths = [
+        f"/api/v1/games/{game_id}",
+        f"/api/v1/games/{game_id}/state",
+        f"/api/v1/games/{game_id}/moves",
+        f"/api/v1/games/{game_id}/moves?wait=0.2",
+        f"/api/v1/games/{game_id}/deals/1/record",
+        f"/api/v1/games/{game_id}/deals/1/replay",
+    ]
+    for path in paths:
+        response = eve.get(path)
+        assert (response.status_code, code_of(response)) == (404, "not_found"), path
+    for path in ("join", "leave", "cancel", "resign", "rematch", "invitations"):
+        body = {"username": "eve"} if path == "invitations" else {}
+        response = eve.post(f"/api/v1/games/{game_id}/{path}", body, format="json")
+        assert response.status_code in (403, 404), (path, response.json())
+        assert code_of(response) in ("not_found", "not_a_participant"), path
+    for query in ("", "?status=waiting"):
+        listed = {g["id"] for g in eve.get(f"/api/v1/games{query}").json()["results"]}
+        assert game_id not in listed
+    # The invitee sees it (to decide), without the invite code; the creator sees it all.
+    assert ben.get(f"/api/v1/games/{game_id}").json()["invite_code"] is None
+    assert ana.get(f"/api/v1/games/{game_id}").json()["invite_code"] == game["invite_code"]
+    assert game_id in {g["id"] for g in ana.get("/api/v1/games?mine=true").json()["results"]}
+
+
+def test_the_invite_code_lets_anyone_join_a_private_game():
+    ana, eve = client_for("ana"), client_for("eve")
+    game = create_game(ana, [{"type": "human"}] * 2, visibility="private")
+    wrong = eve.post(f"/api/v1/games/{game['id']}/join", {"invite_code": "x"}, format="json")
+    assert (wrong.status_code, code_of(wrong)) == (404, "not_found")
+    joined = eve.post(
+        f"/api/v1/games/{game['id']}/join", {"invite_code": game["invite_code"]}, format="json"
+    )
+    assert joined.status_code == 200, joined.json()
+    assert joined.json()["status"] == "active"
+    assert joined.json()["invite_code"] == game["invite_code"]  # a participant now
+
+
+def test_invited_seats_are_reserved_until_answered():
+    ana, ben, cia, eve = (client_for(n) for n in ("ana", "ben", "cia", "eve"))
+    game = create_game(ana, HUMANS_3, invite=["ben", "CIA"])  # any spelling of a name
+    game_id = game["id"]
+    full = eve.post(f"/api/v1/games/{game_id}/join", {}, format="json")
+    assert (full.status_code, code_of(full)) == (409, "game_full")
+    taken = eve.post(f"/api/v1/games/{game_id}/join", {"seat": 2}, format="json")
+    assert (taken.status_code, code_of(taken)) == (409, "seat_taken")
+    (ben_invitation,) = pending(ben)
+    assert (ben_invitation["seat"], ben_invitation["invited_by"]["username"]) == (1, "ana")
+    declined = cia.post(f"/api/v1/invitations/{pending(cia)[0]['id']}/decline")
+    assert declined.json()["status"] == "declined"
+    again = cia.post(f"/api/v1/invitations/{declined.json()['id']}/accept")
+    assert (again.status_code, code_of(again)) == (409, "invitation_closed")
+    # Seat 2 is open again; eve takes it, ben accepts: the game starts.
+    assert eve.post(f"/api/v1/games/{game_id}/join", {}, format="json").status_code == 200
+    accepted = ben.post(f"/api/v1/invitations/{ben_invitation['id']}/accept")
+    assert accepted.json()["status"] == "accepted"
+    assert Game.objects.get(pk=game_id).status == "active"
+    seats = ana.get(f"/api/v1/games/{game_id}").json()["seats"]
+    assert {s["position"]: s["player"]["username"] for s in seats} == {0: "ana", 1: "ben", 2: "eve"}
+
+
+def test_joining_with_an_invitation_accepts_it():
+    ana, ben = client_for("ana"), client_for("ben")
+    game = create_game(ana, [{"type": "human"}] * 2, visibility="private", invite=["ben"])
+    joined = ben.post(f"/api/v1/games/{game['id']}/join", {}, format="json")
+    assert joined.status_code == 200, joined.json()
+    assert Invitation.objects.get().status == "accepted"
+
+
+def test_the_creator_invites_while_the_game_waits():
+    ana, ben = client_for("ana"), client_for("ben")
+    client_for("cia")
+    game_id = create_game(ana, HUMANS_3)["id"]
+    url = f"/api/v1/games/{game_id}/invitations"
+    created = ana.post(url, {"username": "ben", "seat": 2}, format="json")
+    assert created.status_code == 201, created.json()
+    assert created.json()["seat"] == 2
+    refusals = [
+        (ben, {"username": "cia"}, 403, "not_the_creator"),
+        (ana, {"username": "ben"}, 409, "already_invited"),
+        (ana, {"username": "ana"}, 422, "invalid_invitee"),
+        (ana, {"username": "nobody"}, 422, "unknown_player"),
+        (ana, {"username": "cia", "seat": 2}, 409, "seat_taken"),
+        (ana, {"username": "cia", "seat": 0}, 409, "seat_taken"),
+        (ana, {"username": "cia", "seat": 3}, 422, "invalid_seat"),
+        (ana, {"username": 7}, 400, "invalid_input"),
+    ]
+    for client, body, status, code in refusals:
+        response = client.post(url, body, format="json")
+        assert (response.status_code, code_of(response)) == (status, code), body
+    assert ana.post(url, {"username": "cia"}, format="json").json()["seat"] == 1
+    assert Invitation.objects.filter(game_id=game_id).count() == 2
+
+
+def test_invitations_expire_and_free_their_seats():
+    ana, ben, eve = client_for("ana"), client_for("ben"), client_for("eve")
+    game_id = create_game(ana, [{"type": "human"}] * 2, invite=["ben"])["id"]
+    Invitation.objects.update(expires_at=timezone.now() - dt.timedelta(seconds=1))
+    assert pending(ben) == []
+    listed = ben.get("/api/v1/invitations?status=expired").json()["results"]
+    assert [i["status"] for i in listed] == ["expired"]
+    late = ben.post(f"/api/v1/invitations/{listed[0]['id']}/accept")
+    assert (late.status_code, code_of(late)) == (409, "invitation_closed")
+    assert eve.post(f"/api/v1/games/{game_id}/join", {}, format="json").status_code == 200
+
+
+def test_bad_invite_lists_at_creation_are_refused_and_change_nothing():
+    ana = client_for("ana")
+    client_for("ben")
+    cases = [
+        (["ben", "BEN"], 422, "invalid_invitee"),
+        (["ana"], 422, "invalid_invitee"),
+        (["nobody"], 422, "unknown_player"),
+        (["ben", "x", "y"], 422, "unknown_player"),
+        ("ben", 400, "invalid_input"),
+    ]
+    for invite, status, code in cases:
+        response = ana.post(
+            "/api/v1/games", {"seats": [{"type": "human"}] * 2, "invite": invite}, format="json"
+        )
+        assert (response.status_code, code_of(response)) == (status, code), invite
+    too_many = ana.post(
+        "/api/v1/games",
+        {"seats": [{"type": "human"}, {"type": "ai", "level": "random"}], "invite": ["ben"]},
+        format="json",
+    )
+    assert (too_many.status_code, code_of(too_many)) == (422, "invalid_invitee")
+    assert not Game.objects.exists()
+    assert not Invitation.objects.exists()
+
+
+def test_someone_elses_invitation_is_not_found():
+    ana, ben, eve = client_for("ana"), client_for("ben"), client_for("eve")
+    create_game(ana, [{"type": "human"}] * 2, invite=["ben"])
+    invitation = pending(ben)[0]
+    for answer in ("accept", "decline"):
+        response = eve.post(f"/api/v1/invitations/{invitation['id']}/{answer}")
+        assert (response.status_code, code_of(response)) == (404, "not_found")
+    assert pending(ben)[0]["status"] == "pending"

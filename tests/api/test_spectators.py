@@ -1,0 +1,38 @@
+"""Anyone may watch a public game; no answer to a spectator ever holds a hand."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.api.helpers import client_for, play_one, start_human_game, whose_turn
+from tests.api.hidden import cards_in, everything_a_player_can_ask, others_cards
+
+pytestmark = pytest.mark.django_db
+
+PRESETS = ["philippine", "philippine-online", "philippine-deuce-high", "hong-kong"]
+NAMES = ("ana", "ben", "cia", "dee")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_spectator_of_every_preset_never_sees_a_hand(preset, players):
+    names = tuple(f"{n}_{preset[:3]}{players}" for n in NAMES)
+    game_id, clients = start_human_game(players, rules=preset, names=names)
+    spectator = client_for(f"eve_{preset[:3]}{players}")
+    rng = random.Random(f"{preset}{players}")
+    for _ in range(12):
+        every_hand = others_cards(game_id, -1)
+        answers = everything_a_player_can_ask(spectator, game_id)
+        for body in answers:
+            assert not cards_in(body) & every_hand, body
+        state = answers[0]
+        assert state["view"] == "spectator"
+        assert "hand" not in state["deal"]
+        assert "legal_moves" not in state["deal"]
+        assert sum(state["deal"]["card_counts"]) == len(every_hand)
+        mover = whose_turn(clients, game_id)
+        if mover is None:
+            break
+        play_one(mover, game_id, rng)
