@@ -88,16 +88,11 @@ RIGGED = [
 
 def rig_deal(game_id: str, hands: list[str]) -> None:
     """Replace the current deal's hands with known ones (tests of specific positions)."""
-    from games.engine import DealState, Rules
     from games.models import Deal, Game
+    from tests.factories import deal_rigged
 
     game = Game.objects.get(pk=game_id)
-    deal = Deal.objects.get(game=game, number=game.current_deal_number)
-    state = DealState.new(Rules.from_dict(game.rules), hands, leader=deal.leader)
-    deal.hands = [[str(c) for c in hand] for hand in state.initial_hands]
-    deal.snapshot = state.to_dict()
-    deal.turn = state.turn
-    deal.save()
+    deal_rigged(Deal.objects.get(game=game, number=game.current_deal_number), hands)
 
 
 def play_until_finished_fast(game_id: str, rng: random.Random) -> None:
