@@ -16,10 +16,11 @@ from typing import Any
 import factory
 from django.utils import timezone
 
+from games.ai import LEVELS
 from games.chain import chain_genesis
 from games.engine import DealState, Rules, format_cards
 from games.engine.shuffle import commitment, face_up_card
-from games.models import AiLevel, Deal, Game, GameStatus, Seat
+from games.models import Deal, Game, GameStatus, Seat
 from players.models import Player
 
 TEST_PASSWORD = "correct-horse-battery-staple"
@@ -181,7 +182,7 @@ def game_with_seats(
         elif seat == HUMAN or isinstance(seat, Player):
             SeatFactory(game=game, position=position, player=next(players))
         else:
-            assert seat in AiLevel.values, f"not a seat: {seat!r}"
+            assert seat in LEVELS, f"not a seat: {seat!r}"
             SeatFactory(game=game, position=position, player=None, ai_level=seat)
     if started:
         assert OPEN not in seats, "a game with an open seat has not started"
