@@ -98,19 +98,7 @@ def rig_deal(game_id: str, hands: list[str]) -> None:
 def play_until_finished_fast(game_id: str, rng: random.Random) -> None:
     """Random legal moves straight through the service layer (no HTTP): for tests that
     need a finished game, not the act of playing it."""
-    from games import selectors, services
     from games.models import Game
+    from tests.games.helpers import play_until_finished as play_through_services
 
-    while (game := Game.objects.get(pk=game_id)).status == "active":
-        seat = selectors.current_deal(game).turn
-        player = game.seats.get(position=seat).player
-        state = selectors.game_state_for_player(
-            game=selectors.game_get(game_id=game_id), player=player
-        )
-        move = rng.choice(state.deal.legal_moves)
-        services.move_submit(
-            game_id=game.pk,
-            player=player,
-            action=move.action,
-            cards=[str(card) for card in move.cards],
-        )
+    play_through_services(Game.objects.get(pk=game_id), rng)

@@ -10,6 +10,19 @@ from games.engine import DealState, Move, format_cards
 from games.models import Deal, Game
 from games.models import Move as MoveRow
 from players.models import Player
+from tests.factories import HUMAN, game_with_seats
+
+# Seat 0 leads 3C, the others pass, and seat 0 goes out with a pair of deuces: 4 points
+# under deuces-double; the others keep 2, 3 and 4 of the 2, 3 and 4 cards dealt to them.
+OUT_ON_TWO_DEUCES = ["3C 2S 2H", "4S 5S", "6H 7H 8H", "9D TD JD QD"]
+SEAT_0_GOES_OUT = [(0, "3C"), (1, "pass"), (2, "pass"), (3, "pass"), (0, "2S 2H")]
+# Seat 1 holds the opening card and leads.
+SEAT_1_LEADS = ["4S 5S", "3C 6H", "7H 8H", "9D TD"]
+
+
+def game_an_ai_leads() -> Game:
+    """A human (seat 0) and three AI seats, in a deal seat 1 (random) is to lead."""
+    return game_with_seats([HUMAN, "random", "greedy", "random"], dealt_hands=SEAT_1_LEADS)
 
 
 def current_deal_of(game: Game) -> Deal:

@@ -8,14 +8,16 @@ import pytest
 from games.models import Deal, Game
 from games.services.deals import game_finish
 from tests.factories import HUMAN, DealFactory, deal_rigged, game_with_seats
-from tests.games.helpers import current_deal_of, player_at, submit_all
+from tests.games.helpers import (
+    OUT_ON_TWO_DEUCES,
+    SEAT_0_GOES_OUT,
+    current_deal_of,
+    player_at,
+    submit_all,
+)
 
 pytestmark = pytest.mark.django_db
 
-# Seat 0 leads 3C, everyone passes, and seat 0 goes out with a pair of deuces; the
-# others keep 2, 3 and 4 of the 2, 3 and 4 cards they were dealt.
-OUT_ON_TWO_DEUCES = ["3C 2S 2H", "4S 5S", "6H 7H 8H", "9D TD JD QD"]
-SEAT_0_GOES_OUT = [(0, "3C"), (1, "pass"), (2, "pass"), (3, "pass"), (0, "2S 2H")]
 # A later deal led by seat 0: it leads 3S, seat 1 passes, seat 2 goes out with 8D.
 SEAT_2_GOES_OUT_HANDS = ["3S 4S", "5H 6H 7H", "8D", "9C TC"]
 SEAT_2_GOES_OUT = [(0, "3S"), (1, "pass"), (2, "8D")]

@@ -24,16 +24,6 @@ def ai(level: str = "random") -> SeatSpec:
     return SeatSpec("ai", level)
 
 
-@pytest.fixture
-def enqueued(monkeypatch):
-    """The tasks queued (task name, args) once a transaction commits, instead of run."""
-    queued: list[tuple[str, tuple]] = []
-    monkeypatch.setattr(
-        "games.dispatch.enqueue", lambda task, *args: queued.append((task.name, args))
-    )
-    return queued
-
-
 def assert_first_deal_dealt(game: Game) -> Deal:
     """The game is active in its first deal, dealt from its secret seed as published."""
     game.refresh_from_db()

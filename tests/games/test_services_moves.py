@@ -12,16 +12,19 @@ from games.models import Deal, Game
 from games.models import Move as MoveRow
 from pusoy_api.domain_errors import DomainError
 from tests.factories import HUMAN, OPEN, PlayerFactory, game_with_seats
-from tests.games.helpers import current_deal_of, engine_state, player_at, stored, submit, submit_all
+from tests.games.helpers import (
+    OUT_ON_TWO_DEUCES,
+    SEAT_0_GOES_OUT,
+    current_deal_of,
+    engine_state,
+    game_an_ai_leads,
+    player_at,
+    stored,
+    submit,
+    submit_all,
+)
 
 pytestmark = pytest.mark.django_db
-
-# Seat 0 leads 3C, everyone passes, and seat 0 goes out with a pair of deuces: 4 points
-# under deuces-double; 2, 3 and 4 cards left for the others.
-OUT_ON_TWO_DEUCES = ["3C 2S 2H", "4S 5S", "6H 7H 8H", "9D TD JD QD"]
-TO_GO_OUT = [(0, "3C"), (1, "pass"), (2, "pass"), (3, "pass"), (0, "2S 2H")]
-# Seat 1 (an AI in these tests) holds the opening card and leads.
-SEAT_1_LEADS = ["4S 5S", "3C 6H", "7H 8H", "9D TD"]
 
 
 def refresh(game: Game) -> Game:
@@ -61,7 +64,7 @@ def test_a_legal_move_is_stored_with_its_chain_link():
 
 def test_each_move_links_to_the_one_before():
     game = game_with_seats(dealt_hands=OUT_ON_TWO_DEUCES)
-    submit_all(game, TO_GO_OUT[:3])
+    submit_all(game, SEAT_0_GOES_OUT[:3])
     moves = list(MoveRow.objects.filter(deal__game=game).order_by("seq"))
     assert [m.seq for m in moves] == [1, 2, 3]
     link = current_deal_of(game).commitment
@@ -153,7 +156,7 @@ def test_a_move_in_a_game_that_does_not_exist():
 
 def test_the_move_that_ends_the_last_deal_scores_it_and_finishes_the_match():
     game = game_with_seats(dealt_hands=OUT_ON_TWO_DEUCES)
-    outcome = submit_all(game, TO_GO_OUT)
+    outcome = submit_all(game, SEAT_0_GOES_OUT)
 
     deal = Deal.objects.get(game=game)
     assert (deal.winner, deal.points, deal.places) == (0, [4, 0, 0, 0], [0, 1, 2, 3])
@@ -176,7 +179,7 @@ def test_the_move_that_ends_the_last_deal_scores_it_and_finishes_the_match():
 
 def test_the_move_that_ends_a_deal_of_a_match_deals_the_next_led_by_its_winner():
     game = game_with_seats(dealt_hands=OUT_ON_TWO_DEUCES, target_deals=2)
-    outcome = submit_all(game, TO_GO_OUT)
+    outcome = submit_all(game, SEAT_0_GOES_OUT)
 
     game = refresh(game)
     assert (game.status, game.current_deal_number, game.winner_seat) == ("active", 2, None)
@@ -199,11 +202,6 @@ def test_the_move_that_ends_a_deal_of_a_match_deals_the_next_led_by_its_winner()
 # --- move_submit_for_seat ------------------------------------------------------------
 
 
-def ai_leads() -> Game:
-    """A human and three AI seats; seat 1 (an AI) is to lead the first deal."""
-    return game_with_seats([HUMAN, "random", "greedy", "random"], dealt_hands=SEAT_1_LEADS)
-
-
 def for_seat(game: Game, **overrides) -> MoveRow | None:
     call = {
         "game_id": game.pk,
@@ -218,7 +216,7 @@ def for_seat(game: Game, **overrides) -> MoveRow | None:
 
 
 def test_a_move_for_a_seat_is_stored_as_the_server_made_it():
-    game = ai_leads()
+    game = game_an_ai_leads()
     move = for_seat(game)
     assert move is not None
     assert (move.seq, move.seat, move.cards, move.actor, move.player) == (
@@ -241,14 +239,14 @@ def test_a_move_for_a_seat_is_stored_as_the_server_made_it():
     ],
 )
 def test_a_move_for_a_seat_after_the_deal_moved_on_applies_nothing(moved_on):
-    game = ai_leads()
+    game = game_an_ai_leads()
     before = stored(game)
     assert for_seat(game, **moved_on) is None
     assert stored(game) == before
 
 
 def test_a_duplicated_move_for_a_seat_applies_once():
-    game = ai_leads()
+    game = game_an_ai_leads()
     assert for_seat(game) is not None
     after_first = stored(game)
     assert for_seat(game) is None
@@ -257,7 +255,7 @@ def test_a_duplicated_move_for_a_seat_applies_once():
 
 @pytest.mark.parametrize("status", ["finished", "abandoned"])
 def test_no_move_for_a_seat_once_the_game_is_over(status):
-    game = ai_leads()
+    game = game_an_ai_leads()
     Game.objects.filter(pk=game.pk).update(status=status)
     before = stored(game)
     assert for_seat(game) is None
@@ -265,7 +263,7 @@ def test_no_move_for_a_seat_once_the_game_is_over(status):
 
 
 def test_an_illegal_move_for_a_seat_is_refused_and_changes_nothing():
-    game = ai_leads()
+    game = game_an_ai_leads()
     before = stored(game)
     with pytest.raises(DomainError) as refused:
         for_seat(game, cards=["6H"])

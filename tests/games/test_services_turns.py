@@ -12,19 +12,13 @@ from django.utils import timezone
 from games import services
 from games.models import Game, Move
 from tests.factories import HUMAN, game_with_seats
-from tests.games.helpers import current_deal_of, stored, submit
+from tests.games.helpers import current_deal_of, game_an_ai_leads, stored, submit
 
 pytestmark = pytest.mark.django_db
 
-# Seat 1 holds the opening card and leads; seat 0 follows last.
-SEAT_1_LEADS = ["4S 5S", "3C 6H", "7H 8H", "9D TD"]
 # Two humans: seat 0 leads 3C (it holds nothing lower), then seat 1 may pass or beat it.
 TWO_HUMANS = ["3C 4C 9H", "5S 6S"]
 TIMEOUT = dt.timedelta(seconds=60)
-
-
-def ai_to_lead() -> Game:
-    return game_with_seats([HUMAN, "random", "greedy", "random"], dealt_hands=SEAT_1_LEADS)
 
 
 def waited(game: Game, how_long: dt.timedelta) -> None:
@@ -34,22 +28,11 @@ def waited(game: Game, how_long: dt.timedelta) -> None:
     deal.save(update_fields=["turn_started_at"])
 
 
-@pytest.fixture
-def enqueued(monkeypatch):
-    """The AI tasks the sweep queues (task name, args), recorded instead of run."""
-    queued: list[tuple[str, tuple]] = []
-    monkeypatch.setattr(
-        "games.services.turns.enqueue",
-        lambda task, *args: queued.append((task.name, args)) or True,
-    )
-    return queued
-
-
 # --- ai_turn_play ----------------------------------------------------------------------
 
 
 def test_an_ai_turn_is_played_once():
-    game = ai_to_lead()
+    game = game_an_ai_leads()
     assert services.ai_turn_play(game_id=game.pk, deal_number=1, expected_seq=0)
     (move,) = Move.objects.filter(deal__game=game)
     assert (move.seq, move.seat, move.actor, move.player) == (1, 1, "ai:random", None)
@@ -65,7 +48,7 @@ def test_an_ai_turn_is_played_once():
     [(1, 1), (2, 0), (0, 0)],
 )
 def test_an_ai_task_for_a_turn_that_is_not_open_applies_nothing(deal_number, expected_seq):
-    game = ai_to_lead()
+    game = game_an_ai_leads()
     before = stored(game)
     assert not services.ai_turn_play(
         game_id=game.pk, deal_number=deal_number, expected_seq=expected_seq
@@ -81,7 +64,7 @@ def test_an_ai_task_on_a_humans_turn_applies_nothing():
 
 
 def test_an_ai_task_of_a_game_no_longer_active_applies_nothing():
-    game = ai_to_lead()
+    game = game_an_ai_leads()
     Game.objects.filter(pk=game.pk).update(status="abandoned")
     before = stored(game)
     assert not services.ai_turn_play(game_id=game.pk, deal_number=1, expected_seq=0)
@@ -143,11 +126,11 @@ def test_a_game_without_a_deadline_has_no_expired_turn():
 
 def test_the_sweep_requeues_only_ai_turns_that_stalled(enqueued):
     stall = dt.timedelta(seconds=settings.AI_STALL_SECONDS)
-    stalled = ai_to_lead()
+    stalled = game_an_ai_leads()
     waited(stalled, stall + dt.timedelta(seconds=1))
-    fresh = ai_to_lead()
+    fresh = game_an_ai_leads()
     waited(fresh, stall - dt.timedelta(seconds=5))
-    over = ai_to_lead()
+    over = game_an_ai_leads()
     waited(over, stall * 10)
     Game.objects.filter(pk=over.pk).update(status="finished")
     assert services.turns_sweep() == {"requeued": 1, "timed_out": 0}
@@ -156,7 +139,7 @@ def test_the_sweep_requeues_only_ai_turns_that_stalled(enqueued):
 
 def test_a_requeued_ai_turn_is_played():
     # Tasks run in-process in tests: the queued task plays the turn at once.
-    game = ai_to_lead()
+    game = game_an_ai_leads()
     later = timezone.now() + dt.timedelta(seconds=settings.AI_STALL_SECONDS + 1)
     assert services.turns_sweep(now=later) == {"requeued": 1, "timed_out": 0}
     assert current_deal_of(game).seq == 1
