@@ -1,4 +1,5 @@
-"""Shared fixtures: API clients, and a real Celery worker process on the Redis broker."""
+"""Shared fixtures: API clients, and a real Celery worker process on the Redis broker;
+the Hypothesis profiles."""
 
 from __future__ import annotations
 
@@ -6,8 +7,32 @@ import os
 
 import pytest
 from django.conf import settings
+from hypothesis import settings as hypothesis_settings
 
 REQUIRE_SERVICES = os.environ.get("PUSOY_REQUIRE_SERVICES") == "1"
+
+# Hypothesis profiles, chosen by HYPOTHESIS_PROFILE (.ci/run sets "ci"). A test's own
+# @settings win over the profile for what they name (most name max_examples and
+# deadline, so they run as many examples under both); the profile decides the rest.
+# Loaded here, before any test module is imported: a settings object takes its unnamed
+# values from the profile loaded when it is created.
+hypothesis_settings.register_profile(
+    "ci",
+    # The same examples on every run, so a red build is a real failure that replays,
+    # never a flake from a lucky draw (derandomize keeps no example database).
+    derandomize=True,
+    max_examples=200,
+    # Shared CI machines are slow at random moments; speed has benchmarks of its own.
+    deadline=None,
+    # A failure prints the blob that reproduces it with @reproduce_failure.
+    print_blob=True,
+)
+hypothesis_settings.register_profile(
+    "dev",
+    # Quick local runs; failures are kept in .hypothesis/ and replayed first next time.
+    max_examples=50,
+)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
 def pytest_collection_modifyitems(config, items):

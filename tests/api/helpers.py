@@ -88,34 +88,17 @@ RIGGED = [
 
 def rig_deal(game_id: str, hands: list[str]) -> None:
     """Replace the current deal's hands with known ones (tests of specific positions)."""
-    from games.engine import DealState, Rules
     from games.models import Deal, Game
+    from tests.factories import deal_rigged
 
     game = Game.objects.get(pk=game_id)
-    deal = Deal.objects.get(game=game, number=game.current_deal_number)
-    state = DealState.new(Rules.from_dict(game.rules), hands, leader=deal.leader)
-    deal.hands = [[str(c) for c in hand] for hand in state.initial_hands]
-    deal.snapshot = state.to_dict()
-    deal.turn = state.turn
-    deal.save()
+    deal_rigged(Deal.objects.get(game=game, number=game.current_deal_number), hands)
 
 
 def play_until_finished_fast(game_id: str, rng: random.Random) -> None:
     """Random legal moves straight through the service layer (no HTTP): for tests that
     need a finished game, not the act of playing it."""
-    from games import selectors, services
     from games.models import Game
+    from tests.games.helpers import play_until_finished as play_through_services
 
-    while (game := Game.objects.get(pk=game_id)).status == "active":
-        seat = selectors.current_deal(game).turn
-        player = game.seats.get(position=seat).player
-        state = selectors.game_state_for_player(
-            game=selectors.game_get(game_id=game_id), player=player
-        )
-        move = rng.choice(state.deal.legal_moves)
-        services.move_submit(
-            game_id=game.pk,
-            player=player,
-            action=move.action,
-            cards=[str(card) for card in move.cards],
-        )
+    play_through_services(Game.objects.get(pk=game_id), rng)

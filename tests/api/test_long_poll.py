@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import time
+from collections.abc import Callable
 
 import psycopg
 import pytest
@@ -42,6 +42,56 @@ def _move_and_release(client, game_id: str) -> dict:
 
 
 move_in_thread = sync_to_async(_move_and_release, thread_sensitive=False)
+
+# Fails a test rather than let it hang; never what a test measures.
+NO_HANG = 20.0
+
+
+async def until(condition: Callable[[], object], what: str, timeout: float = NO_HANG) -> None:
+    """Wait on the event loop until `condition()` holds; fail after `timeout` seconds."""
+    try:
+        async with asyncio.timeout(timeout):
+            while not condition():
+                await asyncio.sleep(0.01)
+    except TimeoutError:
+        raise AssertionError(f"not within {timeout} s: {what}") from None
+
+
+class WaitSpy:
+    """Instrumentation of the long-poll waiters: how many are waiting now (past their
+    first read), and how each wait ended: True when woken, False when its time ran out."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.waiting = 0
+        self.ends: list[bool] = []
+        self.timeouts: list[float] = []
+        real_wait = longpoll._Waiter.wait
+        spy = self
+
+        async def wait(waiter, timeout: float) -> bool:
+            spy.timeouts.append(timeout)
+            spy.waiting += 1
+            try:
+                woken = await real_wait(waiter, timeout)
+            finally:
+                spy.waiting -= 1
+            spy.ends.append(woken)
+            return woken
+
+        monkeypatch.setattr(longpoll._Waiter, "wait", wait)
+
+
+@pytest.fixture
+def spy(monkeypatch) -> WaitSpy:
+    return WaitSpy(monkeypatch)
+
+
+@pytest.fixture
+def no_recheck(monkeypatch) -> None:
+    """The hub's periodic re-read (the safety net, and the polling while LISTEN is down)
+    cannot happen within a test: whatever wakes a waiter, it is not that."""
+    monkeypatch.setattr(longpoll, "RECHECK_SECONDS", 3600)
+    monkeypatch.setattr(longpoll, "POLL_SECONDS", 3600)
 
 
 def _cards_in(body) -> set[str]:
@@ -79,24 +129,24 @@ def game():
 
 @postgres_only
 @pytest.mark.django_db(transaction=True)
-def test_waiting_requests_return_early_when_another_client_moves(game):
+def test_waiting_requests_return_early_when_another_client_moves(game, spy, no_recheck):
     game_id, _, mover, other_player, outsider = game
-    url = f"/api/v1/games/{game_id}/moves?since=0&wait=10"
+    url = f"/api/v1/games/{game_id}/moves?since=0&wait=30"
 
     async def scenario():
+        await until(longpoll.hub().ready.is_set, "the hub listens")
         waiting = [
             asyncio.create_task(_get(_auth(other_player), url)),
             asyncio.create_task(_get(_auth(outsider), url)),
         ]
-        await asyncio.sleep(0.5)
-        assert not any(task.done() for task in waiting)
-        started = time.monotonic()
+        await until(lambda: spy.waiting == 2, "both requests read once and wait")
         played = await move_in_thread(mover, game_id)
-        responses = await asyncio.wait_for(asyncio.gather(*waiting), 5)
-        return played, responses, time.monotonic() - started
+        responses = await asyncio.wait_for(asyncio.gather(*waiting), NO_HANG)
+        return played, responses
 
-    played, responses, elapsed = asyncio.run(scenario())
-    assert elapsed < 3  # woken by NOTIFY, not by the 5 s safety re-check
+    played, responses = asyncio.run(scenario())
+    # Woken, not timed out; with no re-check possible, by the move's NOTIFY.
+    assert spy.ends == [True, True]
     plain = outsider.get(f"/api/v1/games/{game_id}/moves?since=0")
     assert responses[1].content == plain.content  # exactly what the plain GET answers
     assert responses[1]["Content-Type"] == plain["Content-Type"]
@@ -110,23 +160,24 @@ def test_waiting_requests_return_early_when_another_client_moves(game):
 
 
 @pytest.mark.django_db
-def test_a_wait_with_nothing_new_ends_with_an_empty_list(game):
+def test_a_wait_with_nothing_new_ends_with_an_empty_list(game, spy):
     game_id, clients, *_ = game
-    started = time.monotonic()
     response = clients[0].get(f"/api/v1/games/{game_id}/moves?since=0&wait=0.6")
-    assert time.monotonic() - started >= 0.6
     assert response.status_code == 200
     assert response.json() == {"deal": 1, "last_seq": 0, "finished": False, "moves": []}
+    # It waited for the time asked, and that wait ran out: nothing woke it to answer.
+    # (The LISTEN connection coming up may wake it once first, to read again.)
+    assert spy.timeouts[0] == pytest.approx(0.6, abs=0.1)
+    assert spy.ends[-1] is False
 
 
 @pytest.mark.django_db
-def test_a_wait_returns_at_once_when_there_is_already_news(game):
+def test_a_wait_returns_at_once_when_there_is_already_news(game, spy):
     game_id, clients, mover, *_ = game
     play_one(mover, game_id, random.Random(1))
-    started = time.monotonic()
     response = clients[0].get(f"/api/v1/games/{game_id}/moves?since=0&wait=20")
-    assert time.monotonic() - started < 2
     assert [m["seq"] for m in response.json()["moves"]] == [1]
+    assert spy.timeouts == []  # answered from its first read, without waiting
 
 
 @pytest.mark.django_db
@@ -183,8 +234,7 @@ def test_waiting_on_a_named_deal(game):
 
 @postgres_only
 @pytest.mark.django_db(transaction=True)
-def test_two_hundred_waiters_hold_no_database_connection(game, monkeypatch):
-    monkeypatch.setattr(longpoll, "RECHECK_SECONDS", 60)  # no safety-net read mid-sample
+def test_two_hundred_waiters_hold_no_database_connection(game, spy, no_recheck):
     game_id, _, mover, _, outsider = game
     n = 200
     url = f"/api/v1/games/{game_id}/moves?since=0&wait=20"
@@ -193,6 +243,8 @@ def test_two_hundred_waiters_hold_no_database_connection(game, monkeypatch):
     def pool_in_use() -> int:
         stats = connections["default"].pool.get_stats()
         return stats["pool_size"] - stats["pool_available"]
+
+    in_use_now = sync_to_async(pool_in_use, thread_sensitive=False)
 
     def busy_backends() -> tuple[int, int]:
         with psycopg.connect(dbname=db, host="127.0.0.1", user="postgres") as probe:
@@ -207,23 +259,17 @@ def test_two_hundred_waiters_hold_no_database_connection(game, monkeypatch):
     async def scenario():
         await longpoll.hub().wait_ready()
         waiting = [asyncio.create_task(_get(_auth(outsider), url)) for _ in range(n)]
-        # Every waiter has made its first read once the hub holds n waiters and the
-        # reads have drained; then sample for a while.
-        for _ in range(200):
-            await asyncio.sleep(0.05)
-            if len(longpoll.hub().waiters.get(game_id, ())) == n:
-                break
-        # The first reads run on the pool; on a loaded machine they can take a while to
-        # drain. Waiters that pinned connections would never let it reach zero.
-        for _ in range(300):
-            if await sync_to_async(pool_in_use, thread_sensitive=False)() == 0:
-                break
-            await asyncio.sleep(0.1)
+        await until(lambda: spy.waiting == n, f"all {n} requests read once and wait", 60)
+        # The first reads ran on the pool; on a loaded machine they can take a while to
+        # give their connections back. Waiters that pinned connections never would.
+        async with asyncio.timeout(30):
+            while await in_use_now():
+                await asyncio.sleep(0.1)
         samples = []
         for _ in range(5):
             samples.append(
                 (
-                    await sync_to_async(pool_in_use, thread_sensitive=False)(),
+                    await in_use_now(),
                     await sync_to_async(busy_backends, thread_sensitive=False)(),
                 )
             )
@@ -243,9 +289,9 @@ def test_two_hundred_waiters_hold_no_database_connection(game, monkeypatch):
 
 @postgres_only
 @pytest.mark.django_db(transaction=True)
-def test_waiters_survive_a_lost_listen_connection(game):
+def test_waiters_survive_a_lost_listen_connection(game, spy, no_recheck, monkeypatch):
     game_id, _, mover, other_player, _ = game
-    url = f"/api/v1/games/{game_id}/moves?since=0&wait=10"
+    url = f"/api/v1/games/{game_id}/moves?since=0&wait=30"
 
     def kill_listener() -> int:
         with psycopg.connect(
@@ -257,60 +303,76 @@ def test_waiters_survive_a_lost_listen_connection(game):
             ).fetchone()[0]
 
     async def scenario():
-        waiting = asyncio.create_task(_get(_auth(other_player), url))
-        await asyncio.sleep(0.5)
-        assert await sync_to_async(kill_listener, thread_sensitive=False)() >= 1
-        await move_in_thread(mover, game_id)  # NOTIFY while nobody listens
-        started = time.monotonic()
-        response = await asyncio.wait_for(waiting, 8)
-        return response, time.monotonic() - started
+        hub = longpoll.hub()
+        await until(hub.ready.is_set, "the hub listens")
+        # The listener reconnects only once the move is committed, so the move's NOTIFY
+        # is surely lost: only the reconnection's wake-up can answer the waiter.
+        moved = asyncio.Event()
+        connect = psycopg.AsyncConnection.connect
 
-    response, elapsed = asyncio.run(scenario())
-    assert elapsed < 4  # the reconnect wakes every waiter to re-check
+        async def connect_after_the_move(*args, **kwargs):
+            await moved.wait()
+            return await connect(*args, **kwargs)
+
+        monkeypatch.setattr(psycopg.AsyncConnection, "connect", connect_after_the_move)
+        waiting = asyncio.create_task(_get(_auth(other_player), url))
+        await until(lambda: spy.waiting == 1, "the request reads once and waits")
+        assert await sync_to_async(kill_listener, thread_sensitive=False)() >= 1
+        await until(lambda: not hub.ready.is_set(), "the hub sees its listener gone")
+        await move_in_thread(mover, game_id)  # NOTIFY while nobody listens
+        moved.set()
+        return await asyncio.wait_for(waiting, NO_HANG)
+
+    response = asyncio.run(scenario())
+    # Woken, not timed out; with no re-check possible, by the reconnection.
+    assert spy.ends == [True]
     assert [m["seq"] for m in response.json()["moves"]] == [1]
 
 
 @pytest.mark.django_db(transaction=True)
-def test_without_notify_waiters_poll(game, monkeypatch):
+def test_without_notify_waiters_poll(game, spy, monkeypatch):
     """The SQLite fallback: no LISTEN, the last seq is polled every half second."""
     monkeypatch.setattr(longpoll, "_uses_postgres", lambda: False)
     game_id, _, mover, other_player, _ = game
-    url = f"/api/v1/games/{game_id}/moves?since=0&wait=10"
+    url = f"/api/v1/games/{game_id}/moves?since=0&wait=30"
 
     async def scenario():
         assert longpoll.hub().task is None
         waiting = asyncio.create_task(_get(_auth(other_player), url))
-        await asyncio.sleep(0.3)
-        started = time.monotonic()
+        await until(lambda: spy.waiting == 1, "the request reads once and waits")
         await move_in_thread(mover, game_id)
-        response = await asyncio.wait_for(waiting, 5)
-        return response, time.monotonic() - started
+        return await asyncio.wait_for(waiting, NO_HANG)
 
-    response, elapsed = asyncio.run(scenario())
-    assert elapsed < 2
+    response = asyncio.run(scenario())
+    # Every wait was woken (by the poll: nothing else can), none timed out. The poll's
+    # first look may wake the waiter once before the move, to read again.
+    assert spy.ends
+    assert all(spy.ends)
     assert [m["seq"] for m in response.json()["moves"]] == [1]
 
 
 @postgres_only
 @pytest.mark.django_db(transaction=True)
-def test_a_lost_notification_is_caught_by_the_recheck(game, monkeypatch):
+def test_a_lost_notification_is_caught_by_the_recheck(game, spy, monkeypatch):
     from games.services import game_row
 
     monkeypatch.setattr(longpoll, "RECHECK_SECONDS", 0.3)
     monkeypatch.setattr(game_row, "notify_waiters", lambda game: None)  # no NOTIFY comes
     game_id, _, mover, other_player, _ = game
-    url = f"/api/v1/games/{game_id}/moves?since=0&wait=10"
+    url = f"/api/v1/games/{game_id}/moves?since=0&wait=30"
 
     async def scenario():
+        await until(longpoll.hub().ready.is_set, "the hub listens")
         waiting = asyncio.create_task(_get(_auth(other_player), url))
-        await asyncio.sleep(0.5)
+        await until(lambda: spy.waiting == 1, "the request reads once and waits")
         await move_in_thread(mover, game_id)
-        started = time.monotonic()
-        response = await asyncio.wait_for(waiting, 5)
-        return response, time.monotonic() - started
+        return await asyncio.wait_for(waiting, NO_HANG)
 
-    response, elapsed = asyncio.run(scenario())
-    assert elapsed < 2
+    response = asyncio.run(scenario())
+    # Woken by the re-check (no NOTIFY is sent), not timed out; its first look may wake
+    # the waiter once before the move, to read again.
+    assert spy.ends
+    assert all(spy.ends)
     assert [m["seq"] for m in response.json()["moves"]] == [1]
 
 

@@ -213,17 +213,3 @@ def test_a_game_with_no_seat_for_its_creator_is_refused_by_the_rules():
     assert response.status_code == 422, response.json()
     assert response.json()["error"]["code"] == "no_human_seat"
     assert not Game.objects.exists()
-
-
-def test_join_errors():
-    ana, ben, cia = client_for("ana"), client_for("ben"), client_for("cia")
-    game = create_game(
-        ana, [{"type": "human"}, {"type": "ai", "level": "random"}, {"type": "human"}]
-    )
-    join = f"/api/v1/games/{game['id']}/join"
-    assert ana.post(join, {}, format="json").json()["error"]["code"] == "already_joined"
-    assert ben.post(join, {"seat": 1}, format="json").json()["error"]["code"] == "seat_taken"
-    assert ben.post(join, {"seat": 0}, format="json").json()["error"]["code"] == "seat_taken"
-    assert ben.post(join, {"seat": 3}, format="json").json()["error"]["code"] == "invalid_seat"
-    assert ben.post(join, {"seat": 2}, format="json").status_code == 200
-    assert cia.post(join, {}, format="json").json()["error"]["code"] == "game_not_open"
