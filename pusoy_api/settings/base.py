@@ -54,6 +54,8 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "players",
     "games",
+    "notifications",
+    "webhooks",
 ]
 
 MIDDLEWARE = [
