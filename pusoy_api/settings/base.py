@@ -338,6 +338,31 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
+# --- Webhooks (docs/api.md, Webhooks) -------------------------------------------------
+
+# Deliveries have their own queue: a receiver that hangs holds a webhooks worker for the
+# HTTP timeouts at most, never an AI turn (scripts/serve.sh and docker-compose.yml run a
+# worker for it).
+WEBHOOK_QUEUE = env.str("WEBHOOK_QUEUE", default="webhooks")
+CELERY_TASK_ROUTES = {"webhooks.*": {"queue": WEBHOOK_QUEUE}}
+# Loopback, private and link-local addresses are refused (a player could otherwise make
+# the server probe its own network); development and tests send to 127.0.0.1.
+WEBHOOK_ALLOW_PRIVATE_URLS = env.bool("WEBHOOK_ALLOW_PRIVATE_URLS", default=DEV_MODE)
+WEBHOOK_MAX_PER_PLAYER = env.int("WEBHOOK_MAX_PER_PLAYER", default=10)
+WEBHOOK_CONNECT_TIMEOUT = env.float("WEBHOOK_CONNECT_TIMEOUT", default=3.0)
+WEBHOOK_READ_TIMEOUT = env.float("WEBHOOK_READ_TIMEOUT", default=5.0)
+# Retries (webhooks/schedule.py): waits drawn from [0, min(max, base * 6**(n-1))], for at
+# least the window since the event. Tests shrink them; production keeps these.
+WEBHOOK_RETRY_BASE_SECONDS = env.float("WEBHOOK_RETRY_BASE_SECONDS", default=5.0)
+WEBHOOK_RETRY_MAX_SECONDS = env.float("WEBHOOK_RETRY_MAX_SECONDS", default=7200.0)
+WEBHOOK_RETRY_WINDOW_SECONDS = env.float("WEBHOOK_RETRY_WINDOW_SECONDS", default=86400.0)
+WEBHOOK_DISABLE_AFTER_FAILED_EVENTS = env.int("WEBHOOK_DISABLE_AFTER_FAILED_EVENTS", default=5)
+WEBHOOK_LOG_RETENTION_DAYS = env.int("WEBHOOK_LOG_RETENTION_DAYS", default=14)
+CELERY_BEAT_SCHEDULE["webhooks-deliver-due"] = {
+    "task": "webhooks.deliver_due",
+    "schedule": env.float("WEBHOOK_SWEEP_SECONDS", default=15.0),
+}
+
 # --- Cache (throttling state, shared by every web process when Redis is configured) --
 
 REDIS_URL = env.str("REDIS_URL", default="")
