@@ -257,6 +257,8 @@ SPECTACULAR_SETTINGS = {
         "PassActionEnum": ["pass"],
         "HumanSeatTypeEnum": ["human"],
         "AiSeatTypeEnum": ["ai"],
+        "EventTypeEnum": "notifications.types.EventType",
+        "WebhookScopeEnum": "webhooks.models.WebhookScope",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
