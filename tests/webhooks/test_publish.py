@@ -50,7 +50,9 @@ def test_an_event_goes_to_its_recipients_webhooks_for_its_type_and_to_scope_all(
 
     got = set(WebhookMessage.objects.values_list("webhook_id", flat=True))
     assert got == {ana_turns.pk, everything.pk}
-    assert ben_turns.pk not in got and ana_moves.pk not in got and ops_own.pk not in got
+    assert ben_turns.pk not in got
+    assert ana_moves.pk not in got
+    assert ops_own.pk not in got
     for message in WebhookMessage.objects.all():
         assert message.event_id == event["id"]
         assert message.state == MessageState.PENDING
