@@ -64,10 +64,12 @@ class CeleryWorker:
             AI_EXPERT_SECONDS=os.environ.get("TEST_AI_EXPERT_SECONDS", "0.6"),
             CELERY_VISIBILITY_TIMEOUT="5",
             WEBHOOK_QUEUE=self.webhook_queue,
-            # Webhook retries in fractions of a second, an event's retries over after a
+            # Webhook retries in fractions of a second (every wait a countdown, none left
+            # to the sweep, which no test worker runs), an event's retries over after a
             # few seconds, and a webhook disabled after 3 such events: the schedule's
             # shape with the production numbers is unit-tested (tests/webhooks).
             WEBHOOK_RETRY_BASE_SECONDS="0.05",
+            WEBHOOK_RETRY_MAX_SECONDS="1",
             WEBHOOK_RETRY_WINDOW_SECONDS="4",
             WEBHOOK_DISABLE_AFTER_FAILED_EVENTS="3",
             WEBHOOK_CONNECT_TIMEOUT="2",
