@@ -168,7 +168,7 @@ def _post(hook: Webhook, message: WebhookMessage) -> tuple[int | None, str]:
             return response.status_code, ""
     except httpx.TimeoutException as exc:
         return None, f"timeout: {type(exc).__name__}"
-    except httpx.HTTPError as exc:
+    except (httpx.HTTPError, httpx.InvalidURL, httpx.StreamError, ValueError, OSError) as exc:
         return None, f"{type(exc).__name__}: {exc}"[:ERROR_MAX_LENGTH]
 
 

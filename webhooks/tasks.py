@@ -23,6 +23,16 @@ def deliver(message_id: int, attempt: int) -> str:
     return services.message_deliver(message_id=message_id, attempt=attempt)
 
 
+@shared_task(name="webhooks.fan_out")
+def fan_out(pending: list[list[int]]) -> int:
+    """Queue one delivery task per (message id, attempt): the events of one commit leave
+    the web process as this one message."""
+    from webhooks import queueing
+
+    queueing.queue_deliveries([(message_id, attempt) for message_id, attempt in pending])
+    return len(pending)
+
+
 @shared_task(name="webhooks.deliver_due", autoretry_for=TRANSIENT, max_retries=3)
 def deliver_due() -> int:
     """Periodic (celery beat): queue retries that are due and deliveries whose task was lost."""

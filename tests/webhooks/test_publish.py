@@ -269,3 +269,38 @@ def test_the_hourly_purge_deletes_old_log_rows_and_finished_events(receiver):
     assert set(WebhookDelivery.objects.values_list("message_id", flat=True)) == {recent.pk}
     # A pending event is kept whatever its age (it is still being retried).
     assert WebhookMessage.objects.count() == 2
+
+
+def test_the_events_of_one_commit_leave_as_one_broker_message(
+    django_capture_on_commit_callbacks, monkeypatch
+):
+    from webhooks import tasks
+
+    published = []
+
+    def args_of(call: tuple) -> tuple:
+        # Patched on the task's class (through Celery's proxy): the task comes first.
+        return next(a for a in call if isinstance(a, tuple))
+
+    monkeypatch.setattr(
+        tasks.fan_out, "apply_async", lambda *a, **kw: published.append(("fan_out", args_of(a)))
+    )
+    monkeypatch.setattr(
+        tasks.deliver, "apply_async", lambda *a, **kw: published.append(("deliver", args_of(a)))
+    )
+    players = [PlayerFactory(username=f"p{i}") for i in range(3)]
+    for player in players:
+        hook_for(player, events=["move"])
+    # As with a broker (tests/celery_worker.py switches the same way).
+    tasks.fan_out.app.conf.task_always_eager = False
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            services.webhook_events_publish(events=[event_payload(p, "move") for p in players])
+    finally:
+        tasks.fan_out.app.conf.task_always_eager = True
+    ids = list(WebhookMessage.objects.order_by("pk").values_list("pk", flat=True))
+    assert published == [("fan_out", ([(i, 1) for i in ids],))]
+    # The worker's side: one delivery task per message.
+    published.clear()
+    tasks.fan_out([[i, 1] for i in ids])
+    assert published == [("deliver", (i, 1)) for i in ids]
