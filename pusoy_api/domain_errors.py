@@ -114,7 +114,7 @@ class ErrorCode(StrEnum):
     WEBHOOK_URL_REFUSED = (
         "webhook_url_refused",
         422,
-        "the webhook URL's host does not resolve, or resolves to a non-public address",
+        "the webhook URL is no URL, or its host does not resolve or is not public",
     )
     # 429, 5xx
     THROTTLED = ("throttled", 429, "too many requests, or a log-in inside a name's backoff")

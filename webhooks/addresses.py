@@ -19,16 +19,23 @@ import socket
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import URLValidator
 
 SCHEMES = ("http", "https")
 
 
 def url_refusal(url: str) -> str | None:
-    """Why the server must not send to `url` (`scheme`, `unresolvable`, `private_address`),
+    """Why the server must not send to `url` (`invalid`, `unresolvable`, `private_address`),
     or None when it may."""
-    parts = urlsplit(url)
-    if parts.scheme not in SCHEMES or not parts.hostname:
-        return "scheme"
+    try:
+        URLValidator(schemes=list(SCHEMES))(url)
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (raises on a port out of range)
+    except (ValidationError, ValueError):
+        return "invalid"
+    if not parts.hostname:
+        return "invalid"
     if settings.WEBHOOK_ALLOW_PRIVATE_URLS:
         return None
     try:

@@ -59,9 +59,9 @@ def test_subscribe_answers_the_secret_once_and_lists_without_it():
         {**HOOK, "url": "ftp://127.0.0.1/hook"},
         {**HOOK, "url": "javascript:alert(1)"},
         {**HOOK, "url": "not a url"},
+        {**HOOK, "url": "http://host/\x00"},
         {**HOOK, "url": 7},
         {**HOOK, "scope": "everyone"},
-        {**HOOK, "colour": "blue"},
         {"url": HOOK["url"]},
     ],
 )
@@ -122,6 +122,20 @@ def test_a_public_address_is_taken_and_an_unresolvable_host_refused():
     )
     assert unresolvable.status_code == 422
     assert unresolvable.json()["error"]["details"] == {"reason": "unresolvable"}
+
+
+@pytest.mark.parametrize(
+    "url", ["http://", "https://exa mple.com/", "http://example.com:99999/", "http://[::1/"]
+)
+def test_a_string_of_the_schemas_form_that_is_no_url_is_refused_by_the_rules(url):
+    ana = client_for("ana")
+    response = ana.post("/api/v1/webhooks", {**HOOK, "url": url}, format="json")
+    assert response.status_code == 422, response.json()
+    assert response.json()["error"] == {
+        "code": "webhook_url_refused",
+        "message": "The server does not send webhooks to this address.",
+        "details": {"reason": "invalid"},
+    }
 
 
 @override_settings(WEBHOOK_MAX_PER_PLAYER=2)
