@@ -50,7 +50,6 @@ class Receiver:
     hold: threading.Event | None = None
     requests: list[Received] = field(default_factory=list)
     entered: threading.Event = field(default_factory=threading.Event)
-    on_enter: Callable[[], None] | None = None
 
     def __post_init__(self) -> None:
         receiver = self
@@ -58,8 +57,6 @@ class Receiver:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                if receiver.on_enter is not None:
-                    receiver.on_enter()
                 receiver.entered.set()
                 if receiver.hold is not None:
                     receiver.hold.wait(30)
