@@ -90,7 +90,7 @@ def webhook_events_publish(*, events: Sequence[EventPayload]) -> None:
     may match, one insert."""
     if not events:
         return
-    recipients = {str(event["player"]) for event in events}
+    recipients = {_recipient(event) for event in events} - {None}
     hooks = list(
         Webhook.objects.filter(active=True)
         .filter(Q(owner_id__in=recipients) | Q(scope=WebhookScope.ALL))
@@ -101,7 +101,7 @@ def webhook_events_publish(*, events: Sequence[EventPayload]) -> None:
     now = timezone.now()
     messages = []
     for event in events:
-        recipient = str(event["player"])
+        recipient = _recipient(event)
         body: bytes | None = None
         for hook in hooks:
             if event["type"] not in hook.events:
@@ -124,6 +124,15 @@ def webhook_events_publish(*, events: Sequence[EventPayload]) -> None:
         return
     created = WebhookMessage.objects.bulk_create(messages)
     queueing.queue_deliveries_on_commit((message.pk, 1) for message in created)
+
+
+def _recipient(event: EventPayload) -> str | None:
+    """The recipient's id as the owner ids read (players' ids are UUIDs); None for one
+    that is not a player's id, which only `all` webhooks then match."""
+    try:
+        return str(uuid.UUID(str(event["player"])))
+    except ValueError:
+        return None
 
 
 # --- Delivering -----------------------------------------------------------------------

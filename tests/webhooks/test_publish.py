@@ -304,3 +304,12 @@ def test_the_events_of_one_commit_leave_as_one_broker_message(
     published.clear()
     tasks.fan_out([[i, 1] for i in ids])
     assert published == [("deliver", (i, 1)) for i in ids]
+
+
+def test_a_recipient_that_is_no_players_id_reaches_only_scope_all_and_breaks_nothing():
+    ana = PlayerFactory(username="ana")
+    hook_for(ana)
+    everything = hook_for(PlayerFactory(username="ops", is_staff=True), scope="all")
+    event = {**event_payload(ana), "player": 12345}
+    services.webhook_events_publish(events=[event])
+    assert list(WebhookMessage.objects.values_list("webhook_id", flat=True)) == [everything.pk]
