@@ -273,7 +273,7 @@ def messages_due_queue(*, now: dt.datetime | None = None) -> int:
     now = now or timezone.now()
     with transaction.atomic():
         due = list(
-            WebhookMessage.objects.select_for_update(skip_locked=True)
+            WebhookMessage.objects.select_for_update(skip_locked=True, of=("self",))
             .filter(state=MessageState.PENDING, webhook__active=True)
             .filter(
                 Q(queued=False, next_attempt_at__lte=now)
