@@ -28,6 +28,8 @@ class DealOutcome:
     winner: int
     points: tuple[int, ...]
     move_seconds: dict[str, list[float]]  # per level, seconds per move
+    cards_left: tuple[int, ...] = ()
+    places: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,7 @@ class ArenaReport:
     workers: int
     seconds: float
     levels: list[LevelStats] = field(default_factory=list)
+    outcomes: list[DealOutcome] = field(default_factory=list)
 
 
 def deal_seed(seed: str, deal: int) -> bytes:
@@ -88,7 +91,15 @@ def play_deal(task: tuple[int, tuple[str, ...], Rules, str, Budget]) -> DealOutc
         state.apply(move)
     result = state.result
     assert result is not None
-    return DealOutcome(index, levels, result.winner, tuple(result.points), times)
+    return DealOutcome(
+        index,
+        levels,
+        result.winner,
+        tuple(result.points),
+        times,
+        cards_left=tuple(result.cards_left),
+        places=tuple(result.places),
+    )
 
 
 def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
@@ -198,6 +209,7 @@ def run_arena(
         seconds=time.perf_counter() - start,
     )
     report.levels = summarize(outcomes, seats)
+    report.outcomes = outcomes
     return report
 
 
