@@ -34,6 +34,35 @@ bench.DB = "pusoy_bench_scale"
 REDIS = "redis://127.0.0.1:6379/9"
 
 
+def descendants(pid: int) -> list[int]:
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        for task in Path(f"/proc/{current}/task").glob("*/children"):
+            with contextlib.suppress(OSError):
+                todo += [int(c) for c in task.read_text().split()]
+    return found
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU of these processes (those still alive)."""
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError, IndexError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def postgres_backends() -> list[int]:
+    with bench.psycopg.connect(dbname="postgres", autocommit=True, **bench.PG) as conn:
+        rows = conn.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = %s", [bench.DB]
+        ).fetchall()
+    return [r[0] for r in rows]
+
+
 class Tally:
     def __init__(self) -> None:
         self.lock = threading.Lock()
@@ -201,13 +230,28 @@ def main() -> None:
                         for t in pair:
                             t.join()
 
+                web = [one.proc.pid, two.proc.pid]
+                workers = [p.pid for p in processes]
+                cpu_before = {
+                    "web": cpu_seconds([d for p in web for d in descendants(p)]),
+                    "celery": cpu_seconds([d for p in workers for d in descendants(p)]),
+                }
+                backends: set[int] = set()
                 started = time.monotonic()
                 for slot in range(args.games):
                     threads.append(threading.Thread(target=run_games, args=(slot,)))
                     threads[-1].start()
-                for t in threads:
-                    t.join()
+                while any(t.is_alive() for t in threads):
+                    backends.update(postgres_backends())
+                    time.sleep(2)
                 seconds = time.monotonic() - started
+                cpu = {
+                    "web": cpu_seconds([d for p in web for d in descendants(p)])
+                    - cpu_before["web"],
+                    "celery": cpu_seconds([d for p in workers for d in descendants(p)])
+                    - cpu_before["celery"],
+                    "postgres backends": cpu_seconds(sorted(backends)),
+                }
             errors = sum(
                 n for key, n in tally.status.items() if key.endswith(tuple("5")) or ": 5" in key
             )
@@ -223,6 +267,20 @@ def main() -> None:
             )
             if tally.post_seconds:
                 print("POST move:", bench.ms(tally.post_seconds))
+            with bench.psycopg.connect(dbname=bench.DB, **bench.PG) as conn:
+                by_actor = dict(
+                    conn.execute(
+                        "SELECT split_part(actor, ':', 1), count(*) FROM games_move GROUP BY 1"
+                    ).fetchall()
+                )
+            all_moves = sum(by_actor.values())
+            print(f"moves stored by actor: {by_actor}")
+            for part, used in cpu.items():
+                rate = all_moves / used if used else float("nan")
+                print(
+                    f"CPU {part}: {used:.1f} s = {used / seconds:.2f} cores;"
+                    f" {rate:.0f} moves per CPU-second (all {all_moves} moves)"
+                )
             audit = subprocess.run(
                 [sys.executable, "manage.py", "verify_game", "--all"],
                 cwd=bench.ROOT,
