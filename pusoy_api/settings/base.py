@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "games",
     "notifications",
     "webhooks",
+    "ratings",
 ]
 
 MIDDLEWARE = [
@@ -119,6 +120,22 @@ DB_QUERY_TIMEOUT = env.float("DB_QUERY_TIMEOUT", default=3.0)
 DB_CONNECT_TIMEOUT = env.int("DB_CONNECT_TIMEOUT", default=2)
 if USING_POSTGRES:
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", DB_CONNECT_TIMEOUT)
+# PgBouncer in transaction pooling mode (docs/operations.md): a server connection serves
+# one transaction at a time, so nothing may live in a session between transactions:
+# no server-side cursors, no prepared statements (psycopg prepares a query after its
+# 5th run on a connection), and no LISTEN: the long-poll's LISTEN connection goes
+# straight to PostgreSQL (LISTEN_DATABASE_URL).
+DB_PGBOUNCER = env.bool("DB_PGBOUNCER", default=False)
+LISTEN_DATABASE_URL = env.str("LISTEN_DATABASE_URL", default="")
+if USING_POSTGRES and DB_PGBOUNCER:
+    if not LISTEN_DATABASE_URL:
+        raise ImproperlyConfigured(
+            "DB_PGBOUNCER is set but LISTEN_DATABASE_URL is not: long-polling needs a "
+            "direct connection to PostgreSQL for LISTEN (a pooler in transaction mode "
+            "drops it); set LISTEN_DATABASE_URL to the server itself."
+        )
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None
 if USING_POSTGRES and DB_POOL_MAX_SIZE > 0:
     from pusoy_api.db_deadline import connection_class
 
