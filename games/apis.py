@@ -56,6 +56,7 @@ from pusoy_api.fields import (
     StrictBooleanField,
     StrictCharField,
     StrictIntegerField,
+    UsernameRefField,
 )
 from pusoy_api.openapi import error_responses
 from pusoy_api.pagination import StrictLimitOffsetPagination
@@ -105,7 +106,7 @@ class GameListCreateApi(GenericAPIView):
             "or invite code, seen by participants only.",
         )
         invite = serializers.ListField(
-            child=StrictCharField(max_length=150),
+            child=UsernameRefField(),
             required=False,
             default=list,
             max_length=3,
@@ -382,7 +383,7 @@ class GameInvitationsApi(APIView):
     request_name = "InvitationCreate"
 
     class InputSerializer(serializers.Serializer):
-        username = StrictCharField(max_length=150, help_text="Any spelling of the name.")
+        username = UsernameRefField(help_text="Any spelling of the name.")
         seat = StrictIntegerField(
             required=False, min_value=0, max_value=3, help_text="Default: the first open seat."
         )

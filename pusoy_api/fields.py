@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.core.validators import RegexValidator
 from django.http import QueryDict
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -37,6 +38,22 @@ class StrictCharField(serializers.CharField):
         if not isinstance(data, str):
             self.fail("invalid")
         return super().to_internal_value(data)
+
+
+USERNAME_PATTERN = r"^[\w.@+-]+$"
+
+
+@extend_schema_field(
+    {"type": "string", "minLength": 1, "maxLength": 150, "pattern": USERNAME_PATTERN}
+)
+class UsernameRefField(StrictCharField):
+    """A player named by username (any spelling of the name). Exactly what a username can
+    be, in the schema too, so a string no player can have (blank, spaces, a NUL) is a 400
+    that a client built from the schema never sends; an unknown name is a 422 later."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(max_length=150, trim_whitespace=False, **kwargs)
+        self.validators.append(RegexValidator(USERNAME_PATTERN[:-1] + r"\Z"))
 
 
 class StrictIntegerField(serializers.IntegerField):

@@ -170,3 +170,15 @@ def test_someone_elses_invitation_is_not_found():
         response = eve.post(f"/api/v1/invitations/{invitation['id']}/{answer}")
         assert (response.status_code, code_of(response)) == (404, "not_found")
     assert pending(ben)[0]["status"] == "pending"
+
+
+@pytest.mark.parametrize("name", ["", "   ", "a\x00b", "x" * 151, "ana ben"])
+def test_a_string_no_username_can_be_is_refused_by_its_form(name):
+    ana = client_for("ana")
+    create = ana.post(
+        "/api/v1/games", {"seats": [{"type": "human"}] * 2, "invite": [name]}, format="json"
+    )
+    assert (create.status_code, create.json()["error"]["code"]) == (400, "invalid_input")
+    game = create_game(ana, [{"type": "human"}] * 2)
+    invite = ana.post(f"/api/v1/games/{game['id']}/invitations", {"username": name}, format="json")
+    assert (invite.status_code, invite.json()["error"]["code"]) == (400, "invalid_input")
