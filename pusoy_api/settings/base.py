@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "games",
     "notifications",
     "webhooks",
+    "webclient",
 ]
 
 MIDDLEWARE = [

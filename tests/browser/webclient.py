@@ -1,0 +1,97 @@
+"""Driving the web client (webclient/) like a player: only clicks and keys on the page."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+
+PASSWORD = "a long enough passphrase 42"
+SCREENSHOTS = os.environ.get("PUSOY_SCREENSHOTS")  # a directory: save the main screens
+
+
+def screenshot(page: Page, name: str) -> None:
+    """Saved only when asked (scripts/screenshots.py): the README's pictures."""
+    if SCREENSHOTS:
+        Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SCREENSHOTS) / f"{name}.png"), full_page=False)
+
+
+def register(page: Page, base_url: str, username: str) -> None:
+    page.goto(base_url + "/")
+    page.fill("#username", username)
+    page.fill("#password", PASSWORD)
+    page.click("#register")
+    expect(page.locator("#account")).to_contain_text(username)
+    expect(page.locator("#create-form")).to_be_visible()
+
+
+def create_game(page: Page, *, seats: list[str], target_deals: int | None = None, **fields):
+    """seats: the seats after the creator's, "human" or "ai:<level>"."""
+    form = page.locator("#create-form")
+    form.locator("select[name=seat_count]").select_option(str(len(seats) + 1))
+    for i, seat in enumerate(seats, start=1):
+        form.locator(f"select[name=seat_{i}]").select_option(seat)
+    if target_deals:
+        form.locator("select[name=target_kind]").select_option("deals")
+        form.locator("input[name=target_value]").fill(str(target_deals))
+    for name, value in fields.items():
+        control = form.locator(f"[name={name}]")
+        if control.evaluate("el => el.tagName") == "SELECT":
+            control.select_option(value)
+        else:
+            control.fill(value)
+    form.locator("#create-game").click()
+
+
+def game_id(page: Page) -> str:
+    page.wait_for_url(re.compile(r"#/games/[0-9a-f-]{36}"))
+    return page.url.split("#/games/")[1][:36]
+
+
+def hand(page: Page) -> list[str]:
+    return page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
+
+
+def wait_for_turn_or_end(page: Page, timeout: float = 30_000) -> bool:
+    """True when it is this page's player's turn; False when the game is over."""
+    page.wait_for_selector("#turn.mine, #match-result", timeout=timeout)
+    return page.locator("#match-result").count() == 0
+
+
+def play_a_turn(page: Page, *, before_play=None) -> dict:
+    """A legal move, chosen as a player would: the lowest single card the Play button
+    accepts, else Pass. Returns what was played."""
+    play = page.locator("#play")
+    for card in hand(page):
+        button = page.locator(f'#hand .card[data-card="{card}"]')
+        button.click()
+        if play.is_enabled():
+            if before_play:
+                before_play([card])
+            seq = current_seq(page)
+            play.click()
+            expect(page.locator("#hand .card[data-card='%s']" % card)).to_have_count(0)
+            return {"action": "play", "cards": [card], "after_seq": seq}
+        button.click()
+    seq = current_seq(page)
+    expect(page.locator("#pass")).to_be_enabled()
+    page.click("#pass")
+    page.wait_for_function(
+        "seq => !document.querySelector('#turn.mine') || "
+        "document.querySelector('#moves li') && +document.querySelector('#moves li').dataset.seq > seq",
+        arg=seq,
+    )
+    return {"action": "pass", "cards": [], "after_seq": seq}
+
+
+def current_seq(page: Page) -> int:
+    first = page.locator("#moves li").first
+    return int(first.get_attribute("data-seq")) if first.count() else 0
+
+
+def read_download(download) -> dict:
+    return json.loads(Path(download.path()).read_text())
