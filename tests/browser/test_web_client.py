@@ -8,28 +8,196 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.webclient import (
+    PASSWORD,
+    ResponseLog,
     create_game,
+    current_seq,
     game_id,
+    hand,
+    no_horizontal_overflow,
     play_a_turn,
+    read_download,
     register,
     screenshot,
     wait_for_turn_or_end,
+    whose_turn,
 )
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
+SUIT_ORDER = "CSHD"  # the philippine preset's
+RANKS = "3456789TJQKA2"
 
-def test_play_a_game_against_three_ai_seats_to_the_end(live_server, new_context):
-    page = new_context().new_page()
+
+def hands_after(record: dict, step: int) -> list[set[str]]:
+    hands = [set(h) for h in record["hands"]]
+    for move in record["moves"][:step]:
+        hands[move["seat"]] -= set(move.get("play", []))
+    return hands
+
+
+def test_play_against_three_ai_seats_to_the_end_then_replay_and_verify_the_deal(
+    live_server, new_context
+):
+    page = new_context(accept_downloads=True).new_page()
     register(page, live_server.url, "ana")
+    expect(page.locator("#lobby-lists[data-loaded]")).to_be_visible()
     screenshot(page, "lobby")
     create_game(page, seats=["ai:random", "ai:greedy", "ai:random"])
     game_id(page)
+    expect(page.locator("#seats .seat")).to_have_count(4)
     turns = 0
     while wait_for_turn_or_end(page):
-        if turns == 0:
+        # The hand is in the rules' order: rank, then suit (philippine: C S H D).
+        cards = hand(page)
+        assert cards == sorted(cards, key=lambda c: RANKS.index(c[0]) * 4 + SUIT_ORDER.index(c[1]))
+        if turns == 1:
             screenshot(page, "table")
         play_a_turn(page)
         turns += 1
     expect(page.locator("#match-result")).to_contain_text("Match over")
+    expect(page.locator("#rematch")).to_be_visible()
     assert turns > 0
+
+    # The finished deal, replayed from its record and audited.
+    page.locator(".replay-link").first.click()
+    expect(page.locator("#verdict")).to_have_class("ok")
+    expect(page.locator("#local-check")).to_contain_text("equals the commitment")
+    with page.expect_download() as download:
+        page.click("#download-record")
+    record = read_download(download.value)
+    assert record["format"] == "pusoy-dos-record/1"
+    expect(page.locator("#seed")).to_have_text(record["seed"])
+    expect(page.locator("#commitment")).to_have_text(record["commitment"])
+    total = len(record["moves"])
+
+    def shown_hands() -> list[set[str]]:
+        cards = page.locator(".replay-hand").evaluate_all("els => els.map(e => e.dataset.cards)")
+        return [set(c.split()) for c in cards]
+
+    expect(page.locator("#replay-position")).to_contain_text(f"Move 0 of {total}")
+    assert shown_hands() == hands_after(record, 0)
+    assert page.locator("#replay-prev").is_disabled()
+    for step in range(1, total + 1):
+        # Buttons and the arrow keys alike.
+        if step % 2:
+            page.click("#replay-next")
+        else:
+            page.locator("#replay-board").click()
+            page.keyboard.press("ArrowRight")
+        expect(page.locator("#replay-position")).to_contain_text(f"Move {step} of {total}")
+        assert shown_hands() == hands_after(record, step), step
+    assert page.locator("#replay-next").is_disabled()
+    assert any(not h for h in shown_hands())  # somebody went out
+    page.locator("#replay-slider").fill("1")
+    expect(page.locator("#replay-position")).to_contain_text(f"Move 1 of {total}")
+    screenshot(page, "replay")
+
+
+def test_two_players_and_a_spectator_see_moves_live_and_never_a_hidden_card(
+    live_server, new_context
+):
+    contexts = [new_context() for _ in range(3)]
+    logs = [ResponseLog(c) for c in contexts]
+    for log in logs:
+        # Public from the start: the rules name the opening card, and the turn shows
+        # who holds it (its holder leads).
+        log.public.add("3C")
+    ana, ben, cy = (c.new_page() for c in contexts)
+    for page, name in [(ana, "ana"), (ben, "ben"), (cy, "cy")]:
+        register(page, live_server.url, name)
+    create_game(ana, seats=["human"])
+    gid = game_id(ana)
+    expect(ana.locator("#table")).to_contain_text("Waiting for players")
+
+    ben.goto(live_server.url + "/#/")
+    ben.locator(f'#open-games [data-game="{gid}"] button').click()
+    expect(ben.locator("#hand .card").first).to_be_visible()
+    expect(ana.locator("#hand .card").first).to_be_visible()  # the game started, no reload
+    cy.goto(live_server.url + "/#/")
+    cy.locator(f'#watch-games [data-game="{gid}"] a').click()
+    expect(cy.locator("#table h2")).to_contain_text("Watching")
+    for page in (ana, ben, cy):
+        page.evaluate("window.loadedOnce = true")  # gone if the page ever reloads
+
+    players = {ana: (logs[0], set(hand(ana))), ben: (logs[1], set(hand(ben)))}
+    assert players[ana][1].isdisjoint(players[ben][1])
+    moves = 0
+    while (mover := whose_turn([ana, ben])) is not None:
+        other = ben if mover is ana else ana
+
+        def made_public(cards, mover=mover):
+            for log in logs:
+                log.public.update(cards)
+
+        play_a_turn(mover, before_play=made_public)
+        seq = current_seq(mover)
+        moves += 1
+        for watcher in (other, cy):
+            expect(watcher.locator(f'#moves li[data-seq="{seq}"]')).to_be_attached()
+        # Never the other's cards on a page: a player's page shows their own hand only,
+        # the spectator's none.
+        assert set(hand(other)) <= players[other][1]
+        assert cy.locator("#hand").count() == 0
+    assert moves > 2
+    for page in (ana, ben, cy):
+        expect(page.locator("#match-result")).to_be_visible()
+        assert page.evaluate("window.loadedOnce") is True
+
+    ana_cards, ben_cards = players[ana][1], players[ben][1]
+    assert logs[1].leaks(ana_cards) == []
+    assert logs[0].leaks(ben_cards) == []
+    assert logs[2].leaks(ana_cards | ben_cards) == []
+    assert len(logs[1].bodies) > moves  # the scan saw the live updates
+
+
+def test_phone_screen_keyboard_and_errors_as_sentences(live_server, new_context):
+    page = new_context(viewport={"width": 375, "height": 667}, has_touch=True).new_page()
+    page.goto(live_server.url + "/")
+    page.fill("#username", "dee")
+    page.fill("#password", "123")
+    page.click("#register")
+    expect(page.locator("#status .error")).to_contain_text("That password is too weak")
+    page.fill("#password", PASSWORD)
+    page.click("#register")
+    expect(page.locator("#lobby-lists[data-loaded]")).to_be_visible()
+    assert no_horizontal_overflow(page)
+
+    # A refusal of the server, in a sentence of the client's own.
+    create_game(page, seats=["human", "ai:random"], invite="nobody_here")
+    expect(page.locator("#status .error")).to_have_text('There is no player called "nobody_here".')
+
+    page.locator("#create-form [name=invite]").fill("")
+    create_game(page, seats=["ai:random", "ai:random", "ai:greedy"])
+    game_id(page)
+    assert wait_for_turn_or_end(page)
+    assert no_horizontal_overflow(page)
+    for box in page.locator("#hand .card").evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect().right)"
+    ):
+        assert box <= 375
+    screenshot(page, "phone")
+
+    # The keyboard alone: cards take focus, Space selects, arrows move along the hand.
+    cards = page.locator("#hand .card")
+    cards.first.focus()
+    page.keyboard.press("Space")
+    expect(cards.first).to_have_attribute("aria-pressed", "true")
+    page.keyboard.press("Space")
+    expect(cards.first).to_have_attribute("aria-pressed", "false")
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.dataset.card") == hand(page)[1]
+    assert " of " in (cards.first.get_attribute("aria-label") or "")
+    for i, card in enumerate(hand(page)):
+        cards.nth(i).focus()
+        page.keyboard.press("Enter")
+        if page.locator("#play").is_enabled():
+            page.locator("#play").focus()
+            page.keyboard.press("Enter")
+            expect(page.locator(f'#hand .card[data-card="{card}"]')).to_have_count(0)
+            break
+        page.keyboard.press("Enter")
+    else:
+        page.locator("#pass").focus()
+        page.keyboard.press("Enter")
+        expect(page.locator("#turn.mine")).to_have_count(0)

@@ -95,3 +95,54 @@ def current_seq(page: Page) -> int:
 
 def read_download(download) -> dict:
     return json.loads(Path(download.path()).read_text())
+
+
+def whose_turn(pages: list[Page], timeout: float = 30.0) -> Page | None:
+    """The page whose player is to play, or None once the game is over (on any page)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for page in pages:
+            if page.locator("#match-result").count():
+                return None
+            if page.locator("#turn.mine").count():
+                return page
+        pages[0].wait_for_timeout(100)
+    raise AssertionError("nobody's turn came")
+
+
+def no_horizontal_overflow(page: Page) -> bool:
+    return page.evaluate(
+        "() => document.documentElement.scrollWidth <= window.innerWidth"
+        " && document.body.scrollWidth <= window.innerWidth"
+    )
+
+
+CARD_IN_JSON = re.compile(r'"([3-9TJQKA2][CSHD])"')
+
+
+class ResponseLog:
+    """Every API answer a browser context received, with the cards it names."""
+
+    def __init__(self, context) -> None:
+        self.bodies: list[tuple[str, set[str], frozenset[str]]] = []
+        self.public: set[str] = set()  # cards known to be played (set before a play)
+        context.on("response", self._record)
+
+    def _record(self, response) -> None:
+        if "/api/" not in response.url:
+            return
+        try:
+            text = response.text()
+        except Exception:  # a long-poll aborted by navigation has no body
+            return
+        self.bodies.append((response.url, set(CARD_IN_JSON.findall(text)), frozenset(self.public)))
+
+    def leaks(self, hidden: set[str]) -> list[tuple[str, set[str]]]:
+        """Answers that named a card of `hidden` before it was played."""
+        return [
+            (url, (cards & hidden) - public)
+            for url, cards, public in self.bodies
+            if (cards & hidden) - public
+        ]

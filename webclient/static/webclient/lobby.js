@@ -7,7 +7,8 @@ const REFRESH_MS = 5000;
 
 export function lobbyScreen(ctx) {
   const { api, me, root } = ctx;
-  const lists = h("div", { class: "lists" });
+  const lists = h("div", { class: "lists", id: "lobby-lists" },
+    h("section", { class: "panel" }, h("h2", {}, "My games"), h("p", { class: "empty" }, "Loading\u2026")));
   root.append(
     h("h2", { class: "visually-hidden" }, "Lobby"),
     lists,
@@ -58,7 +59,7 @@ export function lobbyScreen(ctx) {
       const myIds = new Set(mine.results.map((g) => g.id));
       const focused = document.activeElement && document.activeElement.closest("#lobby-lists");
       clear(lists);
-      lists.id = "lobby-lists";
+      lists.dataset.loaded = "true";
       lists.append(
         section("invitations", "Invitations", invitations.results.map((inv) =>
           h("li", { class: "game-row" },

@@ -53,7 +53,7 @@ export function replayScreen(ctx, gameId, number) {
     clear(board);
     board.append(
       h("p", { id: "last-play" }, lastPlay
-        ? h("span", {}, `Last play: ${name(lastPlay.seat)} `, cardRow(lastPlay.play, record.rules)) : "No play yet."),
+        ? h("span", {}, `Last play: ${name(lastPlay.seat)} `, cardRow(lastPlay.play)) : "No play yet."),
       h("ol", { class: "replay-hands" }, hands.map((hand, seat) =>
         h("li", { class: `replay-hand${move && move.seat === seat ? " to-play" : ""}`, dataset: { seat: String(seat), cards: sortCards(hand, record.rules).join(" ") } },
           h("strong", {}, `${name(seat)} (${hand.length})`), " ", cardRow(hand, record.rules)))),

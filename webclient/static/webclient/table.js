@@ -157,7 +157,7 @@ export function tableScreen(ctx, gameId, inviteCode) {
       const must = deal.required_card ? ` (the play must include ${deal.required_card})` : "";
       return h("div", { class: "to-beat", id: "to-beat" }, `${lead}${must}.`);
     }
-    return h("div", { class: "to-beat", id: "to-beat" }, "To beat: ", cardRow(deal.to_beat.cards, game.rules),
+    return h("div", { class: "to-beat", id: "to-beat" }, "To beat: ", cardRow(deal.to_beat.cards),
       ` ${deal.to_beat.combination} by ${seatLabel(game, deal.to_beat.seat, me)}`);
   }
 
@@ -211,7 +211,7 @@ export function tableScreen(ctx, gameId, inviteCode) {
     return h("section", { class: "panel log" }, h("h3", {}, `Deal ${log.deal}: latest moves`),
       h("ol", { id: "moves", reversed: true }, [...log.moves].reverse().map((m) =>
         h("li", { dataset: { seq: String(m.seq) } }, `${seatLabel(game, m.seat, me)}: `,
-          m.action === "pass" ? "passes" : h("span", {}, "plays ", cardRow(m.cards, game.rules), ` ${m.combination}`),
+          m.action === "pass" ? "passes" : h("span", {}, "plays ", cardRow(m.cards), ` ${m.combination}`),
           m.actor !== "player" && !m.actor.startsWith("ai") ? ` (${m.actor})` : ""))));
   }
 
