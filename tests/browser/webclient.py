@@ -122,6 +122,16 @@ def no_horizontal_overflow(page: Page) -> bool:
 CARD_IN_JSON = re.compile(r'"([3-9TJQKA2][CSHD])"')
 
 
+def _without_rules(data):
+    """The body without the games' `rules` (an option such as `opening_card` names a
+    card, never where it is)."""
+    if isinstance(data, dict):
+        return {k: _without_rules(v) for k, v in data.items() if k != "rules"}
+    if isinstance(data, list):
+        return [_without_rules(v) for v in data]
+    return data
+
+
 class ResponseLog:
     """Every API answer a browser context received, with the cards it names."""
 
@@ -137,7 +147,12 @@ class ResponseLog:
             text = response.text()
         except Exception:  # a long-poll aborted by navigation has no body
             return
-        self.bodies.append((response.url, set(CARD_IN_JSON.findall(text)), frozenset(self.public)))
+        try:
+            body = _without_rules(json.loads(text))
+        except ValueError:
+            body = text
+        cards = set(CARD_IN_JSON.findall(json.dumps(body)))
+        self.bodies.append((response.url, cards, frozenset(self.public)))
 
     def leaks(self, hidden: set[str]) -> list[tuple[str, set[str]]]:
         """Answers that named a card of `hidden` before it was played."""

@@ -154,8 +154,9 @@ export function tableScreen(ctx, gameId, inviteCode) {
     if (!deal || deal.is_over) return null;
     if (!deal.to_beat) {
       const lead = `${seatLabel(game, deal.turn, me)} leads`;
-      const must = deal.required_card ? ` (the play must include ${deal.required_card})` : "";
-      return h("div", { class: "to-beat", id: "to-beat" }, `${lead}${must}.`);
+      return h("div", { class: "to-beat", id: "to-beat" }, lead,
+        deal.required_card ? h("span", { id: "required-card" }, ": the play must include ",
+          cardRow([deal.required_card])) : null, ".");
     }
     return h("div", { class: "to-beat", id: "to-beat" }, "To beat: ", cardRow(deal.to_beat.cards),
       ` ${deal.to_beat.combination} by ${seatLabel(game, deal.to_beat.seat, me)}`);
@@ -285,6 +286,8 @@ export function tableScreen(ctx, gameId, inviteCode) {
         h("p", {}, describeGame(game), deal ? ` \u00b7 deal ${deal.number}` : ""),
         game.invite_code ? h("p", { id: "invite" }, "Invite code: ", h("code", {}, game.invite_code),
           " \u00b7 link: ", h("code", {}, `${location.origin}/#/games/${game.id}?code=${game.invite_code}`)) : null,
+        deal && deal.face_up_card ? h("p", { id: "face-up" }, "Dealt face up: ",
+          cardRow([deal.face_up_card.card]), ` to ${seatLabel(game, deal.face_up_card.seat, me)}`) : null,
         deal ? h("p", { class: "commitment" }, "Shuffle commitment: ", h("code", {}, deal.commitment)) : null),
       seatsList(deal),
       toBeat(deal),
