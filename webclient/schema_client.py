@@ -62,7 +62,8 @@ def _js_type(schema: dict[str, Any]) -> str:
     if "$ref" in schema:
         kind = schema["$ref"].rsplit("/", 1)[-1]
     elif "oneOf" in schema or "anyOf" in schema:
-        kind = "(" + "|".join(_js_type(s) for s in schema.get("oneOf", schema.get("anyOf"))) + ")"
+        choices = schema.get("oneOf") or schema.get("anyOf") or []
+        kind = "(" + "|".join(_js_type(s) for s in choices) + ")"
     elif "allOf" in schema:
         kind = _js_type(schema["allOf"][0]) if len(schema["allOf"]) == 1 else "Object"
     elif "enum" in schema:

@@ -81,9 +81,11 @@ def new_context(browser):
                 page.on("pageerror", lambda exc: errors.append(f"page error: {exc}")),
                 page.on(
                     "console",
-                    lambda msg: msg.type == "error"
-                    and "Failed to load resource" not in msg.text
-                    and errors.append(f"console: {msg.text}"),
+                    lambda msg: (
+                        msg.type == "error"
+                        and "Failed to load resource" not in msg.text
+                        and errors.append(f"console: {msg.text}")
+                    ),
                 ),
             ),
         )

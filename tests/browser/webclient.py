@@ -74,7 +74,7 @@ def play_a_turn(page: Page, *, before_play=None) -> dict:
                 before_play([card])
             seq = current_seq(page)
             play.click()
-            expect(page.locator("#hand .card[data-card='%s']" % card)).to_have_count(0)
+            expect(page.locator(f'#hand .card[data-card="{card}"]')).to_have_count(0)
             return {"action": "play", "cards": [card], "after_seq": seq}
         button.click()
     seq = current_seq(page)
@@ -82,7 +82,7 @@ def play_a_turn(page: Page, *, before_play=None) -> dict:
     page.click("#pass")
     page.wait_for_function(
         "seq => !document.querySelector('#turn.mine') || "
-        "document.querySelector('#moves li') && +document.querySelector('#moves li').dataset.seq > seq",
+        "+document.querySelector('#moves li')?.dataset.seq > seq",
         arg=seq,
     )
     return {"action": "pass", "cards": [], "after_seq": seq}

@@ -1,4 +1,4 @@
-// The web client: a reference client of the public API (/api/v1/), as a mobile app
+// The web client: a reference client of the public API, as a mobile app
 // would be. Screens by URL fragment: #/ (lobby), #/games/ID (table or watching),
 // #/games/ID/deals/N (replay and audit of a finished deal), #/login.
 import * as api from "/app/api.js";

@@ -3,7 +3,10 @@
 
 const SENTENCES = {
   invalid_input: "Some of what was sent is not valid.",
+  malformed_request: "The request could not be read.",
+  bad_request: "The request could not be understood.",
   invalid_card: "That is not a card.",
+  invalid_action: "A move is either a play or a pass.",
   invalid_rules: (d) => `That rule setting is not allowed${d.option ? ` (${d.option})` : ""}.`,
   invalid_seats: "A game needs 2 to 4 seats, each a person or an AI player.",
   not_authenticated: "Please log in.",
@@ -46,7 +49,11 @@ const SENTENCES = {
   idempotency_key_reused: "That request was already sent with different content.",
   throttled: (d) => `Too many attempts. Try again in ${d.retry_after ?? "a few"} seconds.`,
   payload_too_large: "That is too large to send.",
+  method_not_allowed: "That action is not available here.",
+  not_acceptable: "The server cannot answer in a form this page reads.",
+  unsupported_media_type: "The server could not read what was sent.",
   service_unavailable: "The server is busy or down for a moment. Try again shortly.",
+  // The client's own: fetch failed before any answer.
   network_error: "The server could not be reached. Check your connection.",
   server_error: "Something went wrong on the server.",
 };
