@@ -9,9 +9,9 @@ from __future__ import annotations
 import functools
 import hashlib
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.templatetags.static import static
 from django.views.decorators.http import require_safe
 from drf_spectacular.generators import SchemaGenerator
 
@@ -29,7 +29,12 @@ def client_module() -> tuple[str, str]:
     """The generated module and its ETag. The schema is fixed for a process's life (it
     is generated from the code), so it is read once."""
     schema = SchemaGenerator().get_schema(request=None, public=True)
-    source = schema_client.render(schema, http_module=static("webclient/http.js"))
+    # The unhashed name, as app.js imports it ("./http.js"): a hashed one (manifest
+    # storage) would load the module twice, with two copies of its state.
+    http_module = f"{settings.STATIC_URL}webclient/http.js"
+    if not http_module.startswith("/"):
+        http_module = "/" + http_module
+    source = schema_client.render(schema, http_module=http_module)
     return source, hashlib.sha256(source.encode()).hexdigest()[:32]
 
 

@@ -39,6 +39,8 @@ def create_game(page: Page, *, seats: list[str], target_deals: int | None = None
         form.locator("select[name=target_kind]").select_option("deals")
         form.locator("input[name=target_value]").fill(str(target_deals))
     for name, value in fields.items():
+        if name.startswith("rule_") and form.locator("details[open]").count() == 0:
+            form.locator("details summary").click()
         control = form.locator(f"[name={name}]")
         if control.evaluate("el => el.tagName") == "SELECT":
             control.select_option(value)
