@@ -91,6 +91,16 @@ def test_play_against_three_ai_seats_to_the_end_then_replay_and_verify_the_deal(
     expect(page.locator("#replay-position")).to_contain_text(f"Move 1 of {total}")
     screenshot(page, "replay")
 
+    # A rematch (the same seats: it starts at once), then resigning it.
+    first = page.url.split("#/games/")[1][:36]
+    page.click("text=Back to the game")
+    page.click("#rematch")
+    page.wait_for_url(lambda url: "#/games/" in url and first not in url)
+    expect(page.locator("#hand .card").first).to_be_visible()
+    page.click("#resign")
+    page.click("#resign-confirm")
+    expect(page.locator("#match-result")).to_contain_text("Game abandoned")
+
 
 def test_two_players_and_a_spectator_see_moves_live_and_never_a_hidden_card(
     live_server, new_context
@@ -201,3 +211,41 @@ def test_phone_screen_keyboard_and_errors_as_sentences(live_server, new_context)
         page.locator("#pass").focus()
         page.keyboard.press("Enter")
         expect(page.locator("#turn.mine")).to_have_count(0)
+
+
+def test_invitations_private_games_and_the_waiting_room(live_server, new_context):
+    ana, ben, cy = (new_context().new_page() for _ in range(3))
+    for page, name in [(ben, "ben"), (cy, "cy"), (ana, "ana")]:
+        register(page, live_server.url, name)
+
+    # Declined: the seat is free again; cancelled by its creator.
+    create_game(ana, seats=["human"], invite="ben")
+    declined = game_id(ana)
+    ben.goto(live_server.url + "/#/")
+    ben.locator("#invitations button", has_text="Decline").click()
+    expect(ben.locator("#invitations")).to_contain_text("No invitations.")
+    ana.click("#cancel")
+    expect(ana.locator("#table h2")).to_contain_text("Abandoned")
+
+    # Private, one seat reserved for ben (accepted), one taken with the invite code.
+    ana.goto(live_server.url + "/#/")
+    create_game(ana, seats=["human", "human"], invite="ben", visibility="private")
+    gid = game_id(ana)
+    assert gid != declined
+    link = ana.locator("#invite code").nth(1).inner_text()
+    assert f"#/games/{gid}?code=" in link
+    ben.goto(live_server.url + "/#/")
+    ben.locator("#invitations button", has_text="Accept").click()
+    ben.wait_for_url(f"**/#/games/{gid}")
+    expect(ben.locator("#leave")).to_be_visible()
+    cy.goto(live_server.url + "/#/")
+    assert cy.locator(f'[data-game="{gid}"]').count() == 0  # private: not listed
+    cy.fill("#join-form [name=join_game]", link)
+    cy.locator("#join-form button").click()
+    for page in (ana, ben, cy):
+        expect(page.locator("#hand .card").first).to_be_visible()  # it started
+    for page in (ana, ben, cy):
+        page.click("#resign")
+        page.click("#resign-confirm")
+    for page in (ana, ben, cy):
+        expect(page.locator("#match-result")).to_contain_text("Game abandoned")

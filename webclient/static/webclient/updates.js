@@ -36,11 +36,15 @@ export function movesLongPoll(api, gameId, { position, onChange, onError = () =>
         const history = await api.games_moves_list(
           { game_id: gameId, since: at.seq, wait: WAIT_SECONDS }, { signal });
         if (signal.aborted) return;
-        if (history.deal !== at.deal || history.last_seq !== at.seq || history.finished) {
+        // An empty answer (the wait ran out) is a re-read too: seats resign and games
+        // end without a move, and they are shown within one wait.
+        if (history.deal !== at.deal || history.last_seq !== at.seq || history.finished
+            || !history.moves.length) {
           await onChange(history);
           const now = position();
           // A finished deal answers at once: never spin if reading again changed nothing.
-          if (now && now.deal === at.deal && now.seq === at.seq && now.status === at.status) {
+          if (history.finished && now && now.deal === at.deal && now.seq === at.seq
+              && now.status === at.status) {
             await sleep(RETRY_MS, signal);
           }
         }
