@@ -4,6 +4,8 @@ every response it received."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -188,6 +190,13 @@ def test_phone_screen_keyboard_and_errors_as_sentences(live_server, new_context)
         assert box <= 375
     screenshot(page, "phone")
 
+    # A second tab of the same player whose updates are held up (a slow network): it
+    # still shows the turn as it was when the first tab plays.
+    stale = page.context.new_page()
+    stale.route(re.compile(r"/moves\?.*wait="), lambda route: None)  # never answered
+    stale.goto(page.url)
+    expect(stale.locator("#turn.mine")).to_be_visible()
+
     # The keyboard alone: cards take focus, Space selects, arrows move along the hand.
     cards = page.locator("#hand .card")
     cards.first.focus()
@@ -198,6 +207,7 @@ def test_phone_screen_keyboard_and_errors_as_sentences(live_server, new_context)
     page.keyboard.press("ArrowRight")
     assert page.evaluate("document.activeElement.dataset.card") == hand(page)[1]
     assert " of " in (cards.first.get_attribute("aria-label") or "")
+    played = None
     for i, card in enumerate(hand(page)):
         cards.nth(i).focus()
         page.keyboard.press("Enter")
@@ -205,12 +215,27 @@ def test_phone_screen_keyboard_and_errors_as_sentences(live_server, new_context)
             page.locator("#play").focus()
             page.keyboard.press("Enter")
             expect(page.locator(f'#hand .card[data-card="{card}"]')).to_have_count(0)
+            played = card
             break
         page.keyboard.press("Enter")
     else:
+        seq = current_seq(page)
         page.locator("#pass").focus()
         page.keyboard.press("Enter")
-        expect(page.locator("#turn.mine")).to_have_count(0)
+        page.wait_for_function(
+            "seq => +document.querySelector('#moves li')?.dataset.seq > seq", arg=seq
+        )
+
+    # The stale tab sends the same move: the server refuses it, the tab says why in a
+    # sentence of the client's own, and reads the table again.
+    if played:
+        stale.locator(f'#hand .card[data-card="{played}"]').click()
+        stale.click("#play")
+    else:
+        stale.click("#pass")
+    expect(stale.locator("#status .error")).to_have_text(
+        re.compile(r"^(Someone moved before you|It is not your turn|You do not hold those)")
+    )
 
 
 def test_invitations_private_games_and_the_waiting_room(live_server, new_context):
@@ -249,3 +274,7 @@ def test_invitations_private_games_and_the_waiting_room(live_server, new_context
         page.click("#resign-confirm")
     for page in (ana, ben, cy):
         expect(page.locator("#match-result")).to_contain_text("Game abandoned")
+
+    ana.click("#logout")
+    expect(ana.locator("#login")).to_be_visible()
+    assert ana.evaluate("localStorage.getItem('pusoy.token')") is None

@@ -50,6 +50,13 @@ export function tableScreen(ctx, gameId, inviteCode) {
       if (state.deal && state.deal.number !== log.deal) {
         const history = await api.games_moves_list({ game_id: gameId });
         log = { deal: history.deal, moves: history.moves.slice(-LOG_LENGTH) };
+      } else if (state.deal) {
+        // Moves the page has not seen (its own, and the AI replies made meanwhile).
+        const seen = log.moves.length ? log.moves[log.moves.length - 1].seq : 0;
+        if (state.deal.seq > seen) {
+          const history = await api.games_moves_list({ game_id: gameId, deal: log.deal, since: seen });
+          addMoves(history.moves);
+        }
       }
     } catch (error) {
       if (stopped) return;
@@ -85,7 +92,7 @@ export function tableScreen(ctx, gameId, inviteCode) {
       busy = false;
       ctx.sayError(error);
       if (error.code === "stale_seq" || error.code === "not_your_turn") await load();
-      else render();
+      else if (state) render();
     }
   }
 
