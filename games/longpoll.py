@@ -24,6 +24,7 @@ from collections import defaultdict
 from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
+import environ
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import DatabaseError, connections
@@ -114,15 +115,24 @@ def _uses_postgres() -> bool:
 
 
 def _listen_params() -> dict[str, Any]:
-    """psycopg connection arguments for the LISTEN connection, from DATABASES["default"]."""
+    """psycopg connection arguments for the LISTEN connection: LISTEN_DATABASE_URL when
+    set (a direct line past a transaction-mode pooler), else DATABASES["default"]."""
     s = connections["default"].settings_dict
+    if settings.LISTEN_DATABASE_URL:
+        s = environ.Env.db_url_config(settings.LISTEN_DATABASE_URL)
     params: dict[str, Any] = {"dbname": s.get("NAME") or "postgres"}
     for key, name in (("USER", "user"), ("PASSWORD", "password"), ("HOST", "host")):
         if s.get(key):
             params[name] = s[key]
     if s.get("PORT"):
         params["port"] = str(s["PORT"])
-    django_only = {"pool", "isolation_level", "server_side_binding", "assume_role"}
+    django_only = {
+        "pool",
+        "isolation_level",
+        "server_side_binding",
+        "assume_role",
+        "prepare_threshold",
+    }
     params.update({k: v for k, v in s.get("OPTIONS", {}).items() if k not in django_only})
     params.setdefault("application_name", "pusoy-longpoll")
     params.setdefault("connect_timeout", 5)

@@ -51,10 +51,13 @@ def sweep_turns() -> dict[str, int]:
 
 @shared_task(name="games.purge_idempotency_keys", autoretry_for=TRANSIENT, max_retries=3)
 def purge_idempotency_keys() -> int:
-    """Periodic (celery beat): delete stored `Idempotency-Key` answers past their lifetime."""
+    """Periodic (celery beat): delete what is kept for a while only: stored
+    `Idempotency-Key` answers past their lifetime, and webhook delivery logs past theirs
+    (one hourly purge for both). How many rows went."""
     from games.services import retention
+    from webhooks.services import deliveries_purge
 
-    return retention.idempotency_keys_purge()
+    return retention.idempotency_keys_purge() + deliveries_purge()
 
 
 @shared_task(name="games.expire_invitations", autoretry_for=TRANSIENT, max_retries=3)

@@ -23,12 +23,12 @@ class EventType(models.TextChoices):
 class EventPayload(TypedDict):
     """One event as a player's feed shows it and as a webhook receives it.
 
-    `player` is the recipient: a player's own feed always shows their id, and an app-wide
-    webhook needs it to know whose device to notify."""
+    `player` is the recipient (the player's id, a UUID string): a player's own feed always
+    shows their id, and an app-wide webhook needs it to know whose device to notify."""
 
     id: int
     type: str
     game: str
     created_at: str
     data: dict[str, Any]
-    player: int
+    player: str

@@ -46,6 +46,11 @@ class ErrorCode(StrEnum):
     NOT_A_PARTICIPANT = ("not_a_participant", 403, "you have no seat in this game")
     NOT_THE_CREATOR = ("not_the_creator", 403, "only the game's creator may do this")
     PERMISSION_DENIED = ("permission_denied", 403, "not allowed")
+    WEBHOOK_SCOPE_FORBIDDEN = (
+        "webhook_scope_forbidden",
+        403,
+        'only staff may subscribe a webhook to every player\'s events (scope "all")',
+    )
     # 404, 405, 406: what is asked for
     NOT_FOUND = ("not_found", 404, "no such game, deal, player or path")
     INVALID_SEQ = ("invalid_seq", 404, "a replay position after the deal's last move")
@@ -62,9 +67,15 @@ class ErrorCode(StrEnum):
     DEAL_IN_PROGRESS = ("deal_in_progress", 409, "records and replays exist for finished deals")
     GAME_FULL = ("game_full", 409, "every open seat is reserved for an invited player")
     SEAT_RESIGNED = ("seat_resigned", 409, "you resigned this game: an AI plays your seat")
+    HINTS_OFF = ("hints_off", 409, "the game was created without hints")
     GAME_NOT_WAITING = ("game_not_waiting", 409, "the game has started or ended")
     GAME_NOT_FINISHED = ("game_not_finished", 409, "a rematch follows a finished game")
     ALREADY_INVITED = ("already_invited", 409, "the player has an open invitation to this game")
+    WEBHOOK_LIMIT_REACHED = (
+        "webhook_limit_reached",
+        409,
+        "you have as many webhooks as a player may (WEBHOOK_MAX_PER_PLAYER)",
+    )
     INVITATION_CLOSED = (
         "invitation_closed",
         409,
@@ -100,6 +111,11 @@ class ErrorCode(StrEnum):
         "idempotency_key_reused",
         422,
         "the Idempotency-Key was used before for another request",
+    )
+    WEBHOOK_URL_REFUSED = (
+        "webhook_url_refused",
+        422,
+        "the webhook URL is no URL, or its host does not resolve or is not public",
     )
     # 429, 5xx
     THROTTLED = ("throttled", 429, "too many requests, or a log-in inside a name's backoff")

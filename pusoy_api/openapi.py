@@ -96,6 +96,13 @@ _LINKS: dict[tuple[str, str], dict[str, dict[str, Any]]] = {
         }
         for name, target in (("GetRecord", "games_deal_record"), ("GetReplay", "games_deal_replay"))
     },
+    ("webhooks_create", "201"): {
+        name: {"operationId": target, "parameters": {"webhook_id": "$response.body#/id"}}
+        for name, target in (
+            ("ListDeliveries", "webhooks_deliveries"),
+            ("DeleteWebhook", "webhooks_delete"),
+        )
+    },
 }
 
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the project (once) and runs the service on http://127.0.0.1:${PORT:-8000}.
-# With CELERY_BROKER_URL set it also starts a Celery worker and beat beside the web server;
-# without it, AI moves run inside the web process (fine for a first try).
+# With CELERY_BROKER_URL set it also starts Celery workers (AI turns; webhook deliveries)
+# and beat beside the web server; without it, these tasks run inside the web process
+# (fine for a first try).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,10 +37,16 @@ if [ -n "${CELERY_BROKER_URL:-}" ]; then
   DB_POOL_MAX_SIZE=0 CONN_MAX_AGE=60 \
     celery -A pusoy_api worker --loglevel INFO --concurrency "${CELERY_CONCURRENCY:-2}" &
   pids+=($!)
+  # Webhook deliveries have a worker of their own: a receiver that hangs holds one of
+  # these for the HTTP timeouts, never an AI turn.
+  DB_POOL_MAX_SIZE=0 CONN_MAX_AGE=60 \
+    celery -A pusoy_api worker --loglevel INFO --queues "${WEBHOOK_QUEUE:-webhooks}" \
+    --concurrency "${WEBHOOK_CONCURRENCY:-4}" --hostname "webhooks@%h" &
+  pids+=($!)
   DB_POOL_MAX_SIZE=0 celery -A pusoy_api beat --loglevel INFO --schedule "${TMPDIR:-/tmp}/pusoy-celerybeat-schedule" &
   pids+=($!)
 else
-  echo "==> no CELERY_BROKER_URL: AI moves run in-process"
+  echo "==> no CELERY_BROKER_URL: AI moves and webhook deliveries run in-process"
 fi
 
 echo "==> serving on http://127.0.0.1:${PORT:-8000} (API docs at /api/docs/)"

@@ -43,6 +43,8 @@ class CeleryWorker:
 
     def __init__(self, concurrency: int = 1) -> None:
         self.queue = settings.CELERY_TASK_DEFAULT_QUEUE
+        # Webhook deliveries are routed to a queue of their own (settings.test).
+        self.webhook_queue = settings.WEBHOOK_QUEUE
         self.concurrency = concurrency
         self.process: subprocess.Popen[bytes] | None = None
         self.log_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"celery-{self.queue}.log"
@@ -61,6 +63,17 @@ class CeleryWorker:
             # Quick enough for tests, slow enough that a kill lands mid-thought.
             AI_EXPERT_SECONDS=os.environ.get("TEST_AI_EXPERT_SECONDS", "0.6"),
             CELERY_VISIBILITY_TIMEOUT="5",
+            WEBHOOK_QUEUE=self.webhook_queue,
+            # Webhook retries in fractions of a second (every wait a countdown, none left
+            # to the sweep, which no test worker runs), an event's retries over after a
+            # few seconds, and a webhook disabled after 3 such events: the schedule's
+            # shape with the production numbers is unit-tested (tests/webhooks).
+            WEBHOOK_RETRY_BASE_SECONDS="0.05",
+            WEBHOOK_RETRY_MAX_SECONDS="1",
+            WEBHOOK_RETRY_WINDOW_SECONDS="4",
+            WEBHOOK_DISABLE_AFTER_FAILED_EVENTS="3",
+            WEBHOOK_CONNECT_TIMEOUT="2",
+            WEBHOOK_READ_TIMEOUT="3",
         )
         env.pop("SECRET_KEY", None)
         env["DEV_MODE"] = "1"
@@ -72,7 +85,8 @@ class CeleryWorker:
         self.process = subprocess.Popen(
             [
                 sys.executable, "-m", "celery", "-A", "pusoy_api", "worker",
-                "-Q", self.queue, "--concurrency", str(self.concurrency),
+                "-Q", f"{self.queue},{self.webhook_queue}",
+                "--concurrency", str(self.concurrency),
                 "--pool", "prefork", "--loglevel", "INFO", "--without-gossip",
                 "--without-mingle", "--without-heartbeat",
                 "-n", f"{self.queue}@%h",

@@ -285,6 +285,83 @@ class ThrowawayPostgres:
         self.close()
 
 
+def pgbouncer_binary() -> str | None:
+    return shutil.which("pgbouncer") or next(iter(glob.glob("/usr/sbin/pgbouncer")), None)
+
+
+class ThrowawayPgBouncer:
+    """PgBouncer of its own in front of one PostgreSQL (any database name passes through),
+    in transaction pooling mode with a small server pool, as large deployments run it."""
+
+    def __init__(self, postgres_port: int, *, pool_size: int = 4) -> None:
+        binary = pgbouncer_binary()
+        if binary is None:
+            raise RuntimeError("pgbouncer not installed")
+        self.binary = binary
+        self.port = free_port()
+        self.dir = Path(tempfile.mkdtemp(prefix="pusoy-pgbouncer-"))
+        self.log_path = self.dir / "pgbouncer.log"
+        (self.dir / "users.txt").write_text('"postgres" ""\n')
+        (self.dir / "pgbouncer.ini").write_text(
+            "[databases]\n"
+            f"* = host=127.0.0.1 port={postgres_port}\n"
+            "[pgbouncer]\n"
+            f"listen_addr = 127.0.0.1\nlisten_port = {self.port}\nunix_socket_dir =\n"
+            f"auth_type = trust\nauth_file = {self.dir / 'users.txt'}\n"
+            "pool_mode = transaction\n"
+            f"default_pool_size = {pool_size}\nmax_client_conn = 500\n"
+            "ignore_startup_parameters = extra_float_digits,options\n"
+            f"logfile = {self.log_path}\npidfile = {self.dir / 'pgbouncer.pid'}\n"
+        )
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def url(self, database: str) -> str:
+        return f"postgres://postgres@127.0.0.1:{self.port}/{database}"
+
+    def start(self) -> None:
+        command = [self.binary, str(self.dir / "pgbouncer.ini")]
+        if os.geteuid() == 0:  # pgbouncer refuses to run as root
+            user = pwd.getpwnam("postgres")
+            os.chown(self.dir, user.pw_uid, user.pw_gid)
+            for path in self.dir.iterdir():
+                os.chown(path, user.pw_uid, user.pw_gid)
+            command = ["runuser", "-u", "postgres", "--", *command]
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True
+        )
+
+        def answers() -> bool:
+            if self.process is not None and self.process.poll() is not None:
+                raise RuntimeError(f"pgbouncer exited: {self.log()[-2000:]}")
+            with contextlib.suppress(OSError):
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return True
+            return False
+
+        wait_for(answers, timeout=30, interval=0.1, what="pgbouncer up")
+
+    def log(self) -> str:
+        with contextlib.suppress(OSError):
+            return self.log_path.read_text(errors="replace")
+        return ""
+
+    def close(self) -> None:
+        _stop_process_group(self.process, timeout=10)
+        self.process = None
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def __enter__(self) -> ThrowawayPgBouncer:
+        try:
+            self.start()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 # --- HTTP -----------------------------------------------------------------------------------
 
 

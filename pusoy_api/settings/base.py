@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "games",
     "notifications",
     "webhooks",
+    "ratings",
     "webclient",
 ]
 
@@ -120,6 +121,22 @@ DB_QUERY_TIMEOUT = env.float("DB_QUERY_TIMEOUT", default=3.0)
 DB_CONNECT_TIMEOUT = env.int("DB_CONNECT_TIMEOUT", default=2)
 if USING_POSTGRES:
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", DB_CONNECT_TIMEOUT)
+# PgBouncer in transaction pooling mode (docs/operations.md): a server connection serves
+# one transaction at a time, so nothing may live in a session between transactions:
+# no server-side cursors, no prepared statements (psycopg prepares a query after its
+# 5th run on a connection), and no LISTEN: the long-poll's LISTEN connection goes
+# straight to PostgreSQL (LISTEN_DATABASE_URL).
+DB_PGBOUNCER = env.bool("DB_PGBOUNCER", default=False)
+LISTEN_DATABASE_URL = env.str("LISTEN_DATABASE_URL", default="")
+if USING_POSTGRES and DB_PGBOUNCER:
+    if not LISTEN_DATABASE_URL:
+        raise ImproperlyConfigured(
+            "DB_PGBOUNCER is set but LISTEN_DATABASE_URL is not: long-polling needs a "
+            "direct connection to PostgreSQL for LISTEN (a pooler in transaction mode "
+            "drops it); set LISTEN_DATABASE_URL to the server itself."
+        )
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None
 if USING_POSTGRES and DB_POOL_MAX_SIZE > 0:
     from pusoy_api.db_deadline import connection_class
 
@@ -258,6 +275,8 @@ SPECTACULAR_SETTINGS = {
         "PassActionEnum": ["pass"],
         "HumanSeatTypeEnum": ["human"],
         "AiSeatTypeEnum": ["ai"],
+        "EventTypeEnum": "notifications.types.EventType",
+        "WebhookScopeEnum": "webhooks.models.WebhookScope",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
@@ -337,6 +356,31 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.expire_invitations",
         "schedule": 600.0,
     },
+}
+
+# --- Webhooks (docs/api.md, Webhooks) -------------------------------------------------
+
+# Deliveries have their own queue: a receiver that hangs holds a webhooks worker for the
+# HTTP timeouts at most, never an AI turn (scripts/serve.sh and docker-compose.yml run a
+# worker for it).
+WEBHOOK_QUEUE = env.str("WEBHOOK_QUEUE", default="webhooks")
+CELERY_TASK_ROUTES = {"webhooks.*": {"queue": WEBHOOK_QUEUE}}
+# Loopback, private and link-local addresses are refused (a player could otherwise make
+# the server probe its own network); development and tests send to 127.0.0.1.
+WEBHOOK_ALLOW_PRIVATE_URLS = env.bool("WEBHOOK_ALLOW_PRIVATE_URLS", default=DEV_MODE)
+WEBHOOK_MAX_PER_PLAYER = env.int("WEBHOOK_MAX_PER_PLAYER", default=10)
+WEBHOOK_CONNECT_TIMEOUT = env.float("WEBHOOK_CONNECT_TIMEOUT", default=3.0)
+WEBHOOK_READ_TIMEOUT = env.float("WEBHOOK_READ_TIMEOUT", default=5.0)
+# Retries (webhooks/schedule.py): waits drawn from [0, min(max, base * 6**(n-1))], for at
+# least the window since the event. Tests shrink them; production keeps these.
+WEBHOOK_RETRY_BASE_SECONDS = env.float("WEBHOOK_RETRY_BASE_SECONDS", default=5.0)
+WEBHOOK_RETRY_MAX_SECONDS = env.float("WEBHOOK_RETRY_MAX_SECONDS", default=7200.0)
+WEBHOOK_RETRY_WINDOW_SECONDS = env.float("WEBHOOK_RETRY_WINDOW_SECONDS", default=86400.0)
+WEBHOOK_DISABLE_AFTER_FAILED_EVENTS = env.int("WEBHOOK_DISABLE_AFTER_FAILED_EVENTS", default=5)
+WEBHOOK_LOG_RETENTION_DAYS = env.int("WEBHOOK_LOG_RETENTION_DAYS", default=14)
+CELERY_BEAT_SCHEDULE["webhooks-deliver-due"] = {
+    "task": "webhooks.deliver_due",
+    "schedule": env.float("WEBHOOK_SWEEP_SECONDS", default=15.0),
 }
 
 # --- Cache (throttling state, shared by every web process when Redis is configured) --

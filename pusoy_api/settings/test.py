@@ -53,3 +53,9 @@ CELERY_BROKER_URL = os.environ.get("TEST_CELERY_BROKER_URL", "redis://127.0.0.1:
 CELERY_RESULT_BACKEND = CELERY_BROKER_URL
 CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_DEFAULT_QUEUE = f"test-{uuid.uuid4().hex[:12]}"
+
+# Deliveries go to a queue of this test process too; the test worker consumes both.
+WEBHOOK_QUEUE = f"{CELERY_TASK_DEFAULT_QUEUE}-webhooks"
+CELERY_TASK_ROUTES = {"webhooks.*": {"queue": WEBHOOK_QUEUE}}
+# Receivers in tests listen on 127.0.0.1; the refusal is tested by overriding this.
+WEBHOOK_ALLOW_PRIVATE_URLS = True

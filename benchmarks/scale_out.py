@@ -1,0 +1,315 @@
+"""Two web servers, two Celery workers and beat on one PostgreSQL and one Redis, under a
+load of concurrent games for a bounded time: ``python -m benchmarks.scale_out``.
+
+The web processes keep no game state, so any request may go to any server. Each game
+seats two humans and two AI levels; the two humans talk to DIFFERENT servers, and each
+waits for its turn by long-polling its own server, so every wake-up by the other human's
+move, or by an AI move applied in a worker, crossed processes. At the end every game is
+audited (`verify_game --all`). Prints requests by status (any 5xx is a failure),
+moves per second, wake-ups, POST latency and the audit's verdict. Numbers only.
+
+Uses the machine's PostgreSQL (a fresh database ``pusoy_bench_scale``, dropped after) and
+Redis (database 9, a queue of its own).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import contextlib
+import os
+import random
+import secrets
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from benchmarks import api as bench
+
+bench.DB = "pusoy_bench_scale"
+REDIS = "redis://127.0.0.1:6379/9"
+
+
+def descendants(pid: int) -> list[int]:
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        for task in Path(f"/proc/{current}/task").glob("*/children"):
+            with contextlib.suppress(OSError):
+                todo += [int(c) for c in task.read_text().split()]
+    return found
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU of these processes (those still alive)."""
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError, IndexError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def postgres_backends() -> list[int]:
+    with bench.psycopg.connect(dbname="postgres", autocommit=True, **bench.PG) as conn:
+        rows = conn.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = %s", [bench.DB]
+        ).fetchall()
+    return [r[0] for r in rows]
+
+
+class Tally:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.status: collections.Counter[str] = collections.Counter()
+        self.post_seconds: list[float] = []
+        self.wakeups = 0
+        self.empty_waits = 0
+        self.moves = 0
+        self.finished = 0
+
+    def count(self, server: int, status: int) -> None:
+        with self.lock:
+            self.status[f"server {server}: {status}"] += 1
+
+
+def human(
+    clients: dict[int, bench.Http], seat: int, game_id: str, stop: float, tally: Tally
+) -> None:
+    """One human: wait for the turn by long-polling its own server, then play."""
+    server, client = next(iter(clients.items()))
+    rng = random.Random(f"{game_id}:{seat}")
+    since = 0
+    while time.monotonic() < stop:
+        status, state, _ = client.call("GET", f"/api/v1/games/{game_id}/state")
+        tally.count(server, status)
+        if status != 200 or state["status"] != "active":
+            if state and state.get("status") == "finished":
+                with tally.lock:
+                    tally.finished += seat == 0
+            return
+        deal = state["deal"]
+        if deal["turn"] == state["seat"] and not deal["is_over"]:
+            move = rng.choice(deal["legal_moves"])
+            status, _, seconds = client.call(
+                "POST", f"/api/v1/games/{game_id}/moves", {**move, "expected_seq": deal["seq"]}
+            )
+            tally.count(server, status)
+            with tally.lock:
+                if status == 201:
+                    tally.moves += 1
+                    tally.post_seconds.append(seconds)
+            continue
+        since = deal["seq"]
+        path = f"/api/v1/games/{game_id}/moves?deal={deal['number']}&since={since}&wait=20"
+        status, history, _ = client.call("GET", path)
+        tally.count(server, status)
+        with tally.lock:
+            if status == 200 and history["moves"]:
+                tally.wakeups += 1
+            elif status == 200:
+                tally.empty_waits += 1
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=12, help="games played at once")
+    parser.add_argument("--seconds", type=float, default=90, help="load duration")
+    args = parser.parse_args()
+    print(f"machine: {bench.machine()}", flush=True)
+    queue = f"scale-{secrets.token_hex(4)}"
+    extra = {
+        "CELERY_BROKER_URL": REDIS,
+        "REDIS_URL": REDIS,
+        "CELERY_TASK_DEFAULT_QUEUE": queue,
+        "SWEEP_INTERVAL_SECONDS": "5",
+    }
+    bench.admin(f"DROP DATABASE IF EXISTS {bench.DB} WITH (FORCE)")
+    bench.admin(f"CREATE DATABASE {bench.DB}")
+    processes: list[subprocess.Popen[bytes]] = []
+    try:
+        env = {**bench.server_env(0, 1, 1), **extra}
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+            cwd=bench.ROOT,
+            env=env,
+            check=True,
+        )
+        with tempfile.TemporaryDirectory(prefix="pusoy-scale-") as tmp:
+            logs = Path(tmp)
+            celery = str(Path(sys.executable).with_name("celery"))
+            worker_env = {**env, "DB_POOL_MAX_SIZE": "0", "CONN_MAX_AGE": "60"}
+            for name in ("w1", "w2"):
+                processes.append(
+                    subprocess.Popen(
+                        [
+                            celery,
+                            "-A",
+                            "pusoy_api",
+                            "worker",
+                            "-Q",
+                            queue,
+                            "-n",
+                            f"{name}@%h",
+                            "--concurrency",
+                            "1",
+                            "--loglevel",
+                            "WARNING",
+                        ],
+                        cwd=bench.ROOT,
+                        env=worker_env,
+                        start_new_session=True,
+                        stdout=(logs / f"{name}.log").open("wb"),
+                        stderr=subprocess.STDOUT,
+                    )
+                )
+            processes.append(
+                subprocess.Popen(
+                    [
+                        celery,
+                        "-A",
+                        "pusoy_api",
+                        "beat",
+                        "--loglevel",
+                        "WARNING",
+                        "--schedule",
+                        str(logs / "beat-schedule"),
+                    ],
+                    cwd=bench.ROOT,
+                    env=worker_env,
+                    start_new_session=True,
+                    stdout=(logs / "beat.log").open("wb"),
+                    stderr=subprocess.STDOUT,
+                )
+            )
+            with (
+                bench.Server(1, 8, logs, extra_env=extra) as one,
+                bench.Server(1, 8, logs, extra_env=extra) as two,
+            ):
+                ports = {1: one.port, 2: two.port}
+                print(
+                    f"web servers on :{one.port} and :{two.port} (gunicorn + uvicorn, 1 worker"
+                    f" each), 2 Celery workers (concurrency 1) and beat; {args.games} games"
+                    f" at once for {args.seconds:.0f} s",
+                    flush=True,
+                )
+                tally = Tally()
+                game_ids: list[str] = []
+                stop = time.monotonic() + args.seconds
+                threads: list[threading.Thread] = []
+
+                def run_games(slot: int) -> None:
+                    while time.monotonic() < stop - 5:
+                        a = bench.register(ports[1], 1, f"s{slot}a")[0]
+                        b = bench.register(ports[2], 1, f"s{slot}b")[0]
+                        seats = [
+                            {"type": "human"},
+                            {"type": "ai", "level": "greedy"},
+                            {"type": "human"},
+                            {"type": "ai", "level": "heuristic"},
+                        ]
+                        game = a.ok("POST", "/api/v1/games", {"seats": seats})
+                        b.ok("POST", f"/api/v1/games/{game['id']}/join", {})
+                        with tally.lock:
+                            game_ids.append(game["id"])
+                        pair = [
+                            threading.Thread(
+                                target=human, args=({1: a}, 0, game["id"], stop, tally)
+                            ),
+                            threading.Thread(
+                                target=human, args=({2: b}, 2, game["id"], stop, tally)
+                            ),
+                        ]
+                        for t in pair:
+                            t.start()
+                        for t in pair:
+                            t.join()
+
+                web = [one.proc.pid, two.proc.pid]
+                workers = [p.pid for p in processes]
+                cpu_before = {
+                    "web": cpu_seconds([d for p in web for d in descendants(p)]),
+                    "celery": cpu_seconds([d for p in workers for d in descendants(p)]),
+                }
+                backends: set[int] = set()
+                started = time.monotonic()
+                for slot in range(args.games):
+                    threads.append(threading.Thread(target=run_games, args=(slot,)))
+                    threads[-1].start()
+                while any(t.is_alive() for t in threads):
+                    backends.update(postgres_backends())
+                    time.sleep(2)
+                seconds = time.monotonic() - started
+                cpu = {
+                    "web": cpu_seconds([d for p in web for d in descendants(p)])
+                    - cpu_before["web"],
+                    "celery": cpu_seconds([d for p in workers for d in descendants(p)])
+                    - cpu_before["celery"],
+                    "postgres backends": cpu_seconds(sorted(backends)),
+                }
+            errors = sum(
+                n for key, n in tally.status.items() if key.endswith(tuple("5")) or ": 5" in key
+            )
+            print(f"\nrequests by server and status: {dict(sorted(tally.status.items()))}")
+            print(f"5xx answers: {errors}")
+            print(
+                f"games: {len(game_ids)} started, {tally.finished} finished;"
+                f" human moves: {tally.moves} ({tally.moves / seconds:.1f}/s) in {seconds:.0f} s"
+            )
+            print(
+                f"long-poll answers with news (woken across processes): {tally.wakeups};"
+                f" empty (20 s passed): {tally.empty_waits}"
+            )
+            if tally.post_seconds:
+                print("POST move:", bench.ms(tally.post_seconds))
+            with bench.psycopg.connect(dbname=bench.DB, **bench.PG) as conn:
+                by_actor = dict(
+                    conn.execute(
+                        "SELECT split_part(actor, ':', 1), count(*) FROM games_move GROUP BY 1"
+                    ).fetchall()
+                )
+            all_moves = sum(by_actor.values())
+            print(f"moves stored by actor: {by_actor}")
+            for part, used in cpu.items():
+                rate = all_moves / used if used else float("nan")
+                print(
+                    f"CPU {part}: {used:.1f} s = {used / seconds:.2f} cores;"
+                    f" {rate:.0f} moves per CPU-second (all {all_moves} moves)"
+                )
+            audit = subprocess.run(
+                [sys.executable, "manage.py", "verify_game", "--all"],
+                cwd=bench.ROOT,
+                env=env,
+                capture_output=True,
+                text=True,
+            )
+            bad = [
+                line for line in audit.stdout.splitlines() if "deal" in line and "ok" not in line
+            ]
+            print(
+                f"audit: exit {audit.returncode}, {audit.stdout.strip().splitlines()[-1]}"
+                f"{'; problems: ' + str(bad[:5]) if bad else ''}"
+            )
+    finally:
+        for p in processes:
+            bench_stop(p)
+        bench.admin(f"DROP DATABASE IF EXISTS {bench.DB} WITH (FORCE)")
+
+
+def bench_stop(process: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(20)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+
+
+if __name__ == "__main__":
+    main()
