@@ -43,11 +43,18 @@ def test_play_against_three_ai_seats_to_the_end_then_replay_and_verify_the_deal(
 ):
     page = new_context(accept_downloads=True).new_page()
     register(page, live_server.url, "ana")
-    create_game(page, seats=["ai:random", "ai:greedy", "ai:random"])
+    create_game(page, seats=["ai:random", "ai:greedy", "ai:random"], hints=True)
     game_id(page)
     expect(page.locator("#seats .seat")).to_have_count(4)
     turns = 0
     while wait_for_turn_or_end(page):
+        if turns == 0:
+            # A hint selects a legal move (or says pass) and gives its reason.
+            page.click("#hint")
+            expect(page.locator("#status .message")).to_contain_text("Hint:")
+            pressed = page.locator('#hand .card[aria-pressed="true"]').count()
+            assert page.locator("#play").is_enabled() == (pressed > 0)
+            page.click("#clear")
         # The hand is in the rules' order: rank, then suit (philippine: C S H D).
         cards = hand(page)
         assert cards == sorted(cards, key=lambda c: RANKS.index(c[0]) * 4 + SUIT_ORDER.index(c[1]))

@@ -42,7 +42,9 @@ def create_game(page: Page, *, seats: list[str], target_deals: int | None = None
         if name.startswith("rule_") and form.locator("details[open]").count() == 0:
             form.locator("details summary").click()
         control = form.locator(f"[name={name}]")
-        if control.evaluate("el => el.tagName") == "SELECT":
+        if value is True:
+            control.check()
+        elif control.evaluate("el => el.tagName") == "SELECT":
             control.select_option(value)
         else:
             control.fill(value)

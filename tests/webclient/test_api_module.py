@@ -66,7 +66,10 @@ def test_the_module_has_one_function_per_operation_with_its_method_and_path(sche
     source = schema_client.render(schema, http_module="/static/webclient/http.js")
     operations = schema_client.operations(schema)
     assert len(operations) == sum(
-        1 for item in schema["paths"].values() for method in item if method in ("get", "post")
+        1
+        for item in schema["paths"].values()
+        for method in item
+        if method in schema_client.HTTP_METHODS
     )
     for op_id in operations:
         assert re.search(rf"^export function {op_id}\(", source, re.M), op_id

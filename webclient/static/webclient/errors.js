@@ -43,6 +43,10 @@ const SENTENCES = {
   unknown_player: (d) => `There is no player called "${d.username ?? "?"}".`,
   invalid_invitee: "You cannot invite yourself, a player twice, or more players than open seats.",
   rated_with_hints: "A game with hints cannot be rated.",
+  hints_off: "This game was created without hints.",
+  webhook_scope_forbidden: "Only staff may subscribe a webhook to every game.",
+  webhook_limit_reached: "You have as many webhooks as allowed.",
+  webhook_url_refused: "That webhook address is not allowed.",
   weak_password: (d) =>
     `That password is too weak${d.reasons && d.reasons.length ? `: ${d.reasons.join(" ")}` : "."}`,
   invalid_username: "Usernames are letters, digits and @ . + - _ of one script.",

@@ -158,6 +158,7 @@ function createForm(ctx) {
   const timeout = h("input", { name: "turn_timeout", type: "number", min: "10", placeholder: "no limit" });
   const visibility = select("visibility", enumOf("GameCreateRequest", "visibility").map((v) => [v, v]), "public");
   const invite = h("input", { name: "invite", placeholder: "usernames, comma separated" });
+  const hints = h("input", { name: "hints", type: "checkbox" });
 
   const form = h("form", { class: "panel", id: "create-form", onsubmit: async (e) => {
     e.preventDefault();
@@ -175,6 +176,7 @@ function createForm(ctx) {
     if (targetKind.value === "deals") body.target_deals = Number(targetValue.value);
     if (targetKind.value === "score") body.target_score = Number(targetValue.value);
     if (timeout.value) body.turn_timeout = Number(timeout.value);
+    if (hints.checked) body.hints = true;
     try {
       const game = await ctx.api.games_create({}, body, { headers: { "Idempotency-Key": uniqueKey() } });
       ctx.go(`#/games/${game.id}`);
@@ -190,6 +192,7 @@ function createForm(ctx) {
   field("Seconds per move", timeout, "At least 10; empty for no limit."),
   field("Visibility", visibility),
   field("Invite", invite, "Reserves the next seats for these players (make those seats people)."),
+  field("Hints", hints, "A hint on each turn; a game with hints is not rated."),
   h("button", { type: "submit", id: "create-game" }, "Create game"));
   showSeats();
   return form;

@@ -117,6 +117,20 @@ export function tableScreen(ctx, gameId, inviteCode) {
     });
   }
 
+  /** A hint (games created with hints): its cards are selected, its reason shown. */
+  async function hint() {
+    try {
+      const answer = await api.games_hint({ game_id: gameId });
+      selected = new Set(answer.move.cards || []);
+      view.querySelectorAll("#hand .card").forEach((c) =>
+        c.setAttribute("aria-pressed", String(selected.has(c.dataset.card))));
+      updateButtons();
+      ctx.say(`Hint: ${answer.move.action === "pass" ? "pass" : "play the selected cards"}. ${answer.reason}`);
+    } catch (error) {
+      ctx.sayError(error);
+    }
+  }
+
   function updateButtons() {
     const play = view.querySelector("#play");
     if (play) play.disabled = busy || !selectionIsLegal();
@@ -207,6 +221,7 @@ export function tableScreen(ctx, gameId, inviteCode) {
         h("button", { type: "button", id: "play", class: "primary", disabled: true,
           onclick: () => move({ action: "play", cards: sortCards([...selected], game.rules) }) }, "Play"),
         h("button", { type: "button", id: "pass", disabled: !canPass || busy, onclick: () => move({ action: "pass" }) }, "Pass"),
+        game.hints ? h("button", { type: "button", id: "hint", onclick: hint }, "Hint") : null,
         h("button", { type: "button", id: "clear", onclick: () => {
           selected = new Set();
           view.querySelectorAll("#hand .card").forEach((c) => c.setAttribute("aria-pressed", "false"));
