@@ -329,7 +329,9 @@ async def wait_for_news(
             if not await waiter.wait(remaining):
                 break
             answer = await hub_.read_shared(game_id, ask, read)
-            if is_news(answer):
+            # A game can end without a move (its last human resigns): nothing more will
+            # come then, so the wait ends too.
+            if is_news(answer) or is_final(answer):
                 return answer
         return await hub_.read_shared(game_id, ask, read)
     finally:

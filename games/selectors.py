@@ -303,7 +303,11 @@ def deal_moves(*, game: Game, number: int | None = None, since: int = 0) -> Hist
     moves = list(Move.objects.filter(deal=deal, seq__gt=since, seq__lte=deal.seq).order_by("seq"))
     for move in moves:
         move.deal = deal  # serializers read move.deal.number: no query per move
-    return History(deal=deal.number, last_seq=deal.seq, finished=deal.is_finished, moves=moves)
+    # An abandoned game's deal never finishes, yet nothing more will be added to it.
+    ended = game.status in (GameStatus.FINISHED, GameStatus.ABANDONED)
+    return History(
+        deal=deal.number, last_seq=deal.seq, finished=deal.is_finished or ended, moves=moves
+    )
 
 
 def latest_seq(*, game_id: uuid.UUID) -> tuple[int, int]:

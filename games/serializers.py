@@ -215,7 +215,8 @@ class HistorySerializer(serializers.Serializer):
         help_text="seq of the deal's last move when this answer was read: use it as `since`."
     )
     finished = serializers.BooleanField(
-        help_text="The deal is over: no move will be added to it (a wait answers at once)."
+        help_text="No move will be added to this deal: it is over, or the game has ended "
+        "(a wait answers at once)."
     )
     moves = MoveSerializer(many=True)
 

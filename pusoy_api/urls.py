@@ -1,4 +1,5 @@
-"""Root URLs: the versioned API, its schema and docs, the admin, and the health probe."""
+"""Root URLs: the versioned API, its schema and docs, the admin, the health probe, and the
+web client at `/` (webclient/: a reference client of the public API)."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -42,6 +43,7 @@ urlpatterns = [
         same_origin_only(SpectacularRedocView.as_view(url_name="schema")),
         name="redoc",
     ),
+    path("", include("webclient.urls")),
 ]
 
 handler404 = "pusoy_api.errors.json_404"

@@ -22,7 +22,7 @@ echo "==> import rules (.importlinter, docs/architecture.md)"
 lint-imports --no-cache
 
 echo "==> mypy (Django and DRF plugins) on the service"
-mypy games players pusoy_api notifications webhooks ratings --exclude 'games/(engine|ai)/'
+mypy games players pusoy_api notifications webhooks ratings webclient --exclude 'games/(engine|ai)/'
 
 # These two read only the code; an in-memory database keeps them from touching Postgres.
 echo "==> migrations are up to date"

@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "notifications",
     "webhooks",
     "ratings",
+    "webclient",
 ]
 
 MIDDLEWARE = [

@@ -408,3 +408,39 @@ def test_history_lists_no_move_past_its_last_seq(monkeypatch):
     history = selectors.deal_moves(game=game, number=None, since=0)
     assert all(move.seq <= history.last_seq for move in history.moves)
     assert (history.last_seq, history.moves) == (0, [])
+
+
+def _resign_and_release(client, game_id: str):
+    try:
+        return client.post(f"/api/v1/games/{game_id}/resign")
+    finally:
+        connections.close_all()
+
+
+resign_in_thread = sync_to_async(_resign_and_release, thread_sensitive=False)
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_a_wait_answers_when_the_game_ends_without_a_move(game, spy, no_recheck):
+    """The last human resigning abandons the game: no move is made, and nothing more
+    will come, so a waiting request answers then (finished), not when its time runs out."""
+    game_id, clients, *_ = game
+    for client in clients[:3]:
+        assert client.post(f"/api/v1/games/{game_id}/resign").status_code == 200
+    last = clients[3].get(f"/api/v1/games/{game_id}/moves").json()["last_seq"]
+    if not connection.in_atomic_block:
+        connection.close()
+    url = f"/api/v1/games/{game_id}/moves?since={last}&wait=30"
+
+    async def scenario():
+        await until(longpoll.hub().ready.is_set, "the hub listens")
+        waiting = asyncio.create_task(_get(_auth(clients[3]), url))
+        await until(lambda: spy.waiting == 1, "the request waits")
+        resigned = await resign_in_thread(clients[3], game_id)
+        return resigned, await asyncio.wait_for(waiting, NO_HANG)
+
+    resigned, response = asyncio.run(scenario())
+    assert resigned.json()["status"] == "abandoned"
+    assert spy.ends == [True]  # woken by the change, not timed out
+    assert response.json() == {"deal": 1, "last_seq": last, "finished": True, "moves": []}

@@ -63,3 +63,36 @@ def page(browser):
         yield page
     finally:
         context.close()
+
+
+@pytest.fixture
+def new_context(browser):
+    """Browser contexts (separate players: own storage, own token) closed after the test.
+    Errors the page's own scripts raise or log fail the test."""
+    contexts = []
+    errors: list[str] = []
+
+    def make(**options):
+        context = browser.new_context(**options)
+        context.set_default_timeout(15_000)
+        context.on(
+            "page",
+            lambda page: (
+                page.on("pageerror", lambda exc: errors.append(f"page error: {exc}")),
+                page.on(
+                    "console",
+                    lambda msg: (
+                        msg.type == "error"
+                        and "Failed to load resource" not in msg.text
+                        and errors.append(f"console: {msg.text}")
+                    ),
+                ),
+            ),
+        )
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
+    assert errors == []

@@ -1,0 +1,41 @@
+"""What the server gives the web client: the page at `/` and the generated API module."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_page_is_a_shell_that_loads_only_its_own_files():
+    response = Client().get("/")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/html")
+    policy = response["Content-Security-Policy"]
+    assert "default-src 'self'" in policy
+    assert "script-src 'self';" in policy
+    body = response.content.decode()
+    assert 'type="module"' in body
+    assert "webclient/app.js" in body
+    # No game state is rendered by the server: the page reads it from the API.
+    assert "hand" not in body.lower()
+
+
+def test_the_api_module_is_javascript_generated_from_the_schema_and_revalidated():
+    client = Client()
+    response = client.get("/app/api.js")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/javascript")
+    source = response.content.decode()
+    assert "export function games_moves_list(" in source
+    assert 'import { call } from "/static/webclient/http.js";' in source
+    again = client.get("/app/api.js", HTTP_IF_NONE_MATCH=response["ETag"])
+    assert again.status_code == 304
+    assert client.post("/app/api.js").status_code == 405
+
+
+def test_the_client_static_files_are_served():
+    for name in ("app.js", "http.js", "style.css"):
+        response = Client().get(f"/static/webclient/{name}")
+        assert response.status_code == 200, name

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class WebclientConfig(AppConfig):
+    name = "webclient"
+    verbose_name = "Web client"

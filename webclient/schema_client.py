@@ -1,0 +1,171 @@
+"""The web client's API module, written from the OpenAPI schema: one function per
+operationId with its method and path, and JSDoc typedefs from the components.
+
+The browser code calls these functions and nothing else, so a path, a method or a
+parameter is never copied by hand: the schema is the only source, as it is for a mobile
+team's generated client. Plain Python over the schema's dict (no Django), so it can be
+tested on its own.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+HTTP_METHODS = ("get", "post", "put", "patch", "delete")
+_IDENTIFIER = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
+
+
+def operations(schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """operationId -> what the client needs to call it."""
+    found: dict[str, dict[str, Any]] = {}
+    for path, item in schema.get("paths", {}).items():
+        shared = item.get("parameters", [])
+        for method in HTTP_METHODS:
+            operation = item.get(method)
+            if operation is None:
+                continue
+            parameters = [*shared, *operation.get("parameters", [])]
+            found[operation["operationId"]] = {
+                "method": method.upper(),
+                "path": path,
+                "path_params": [p["name"] for p in parameters if p["in"] == "path"],
+                "query": [p["name"] for p in parameters if p["in"] == "query"],
+                "headers": [p["name"] for p in parameters if p["in"] == "header"],
+                "body": "requestBody" in operation,
+                # Operations open to anyone list no (or only an empty) requirement.
+                "auth": any(operation.get("security", [])),
+                "summary": operation.get("summary", ""),
+                "request": _request_type(operation),
+                "response": _response_type(operation),
+            }
+    return found
+
+
+def _request_type(operation: dict[str, Any]) -> str:
+    content = operation.get("requestBody", {}).get("content", {})
+    media = content.get("application/json")
+    return _js_type(media["schema"]) if media else "undefined"
+
+
+def _response_type(operation: dict[str, Any]) -> str:
+    for status, response in operation.get("responses", {}).items():
+        if str(status).startswith("2"):
+            media = response.get("content", {}).get("application/json")
+            return _js_type(media["schema"]) if media else "null"
+    return "unknown"
+
+
+def _js_type(schema: dict[str, Any]) -> str:
+    """A JSDoc (Closure-style) type for a schema."""
+    if "$ref" in schema:
+        kind = schema["$ref"].rsplit("/", 1)[-1]
+    elif "oneOf" in schema or "anyOf" in schema:
+        choices = schema.get("oneOf") or schema.get("anyOf") or []
+        kind = "(" + "|".join(_js_type(s) for s in choices) + ")"
+    elif "allOf" in schema:
+        kind = _js_type(schema["allOf"][0]) if len(schema["allOf"]) == 1 else "Object"
+    elif "enum" in schema:
+        kind = "(" + "|".join(json.dumps(v) for v in schema["enum"] if v is not None) + ")"
+    else:
+        kind = {
+            "string": "string",
+            "integer": "number",
+            "number": "number",
+            "boolean": "boolean",
+            "object": "Object",
+        }.get(schema.get("type", ""), "*")
+        if schema.get("type") == "array":
+            kind = f"Array<{_js_type(schema.get('items', {}))}>"
+    return f"({kind}|null)" if schema.get("nullable") else kind
+
+
+def _comment(text: str) -> str:
+    return " ".join(text.replace("*/", "* /").split())
+
+
+def _typedefs(schema: dict[str, Any]) -> list[str]:
+    lines: list[str] = []
+    for name, component in schema.get("components", {}).get("schemas", {}).items():
+        lines.append("/**")
+        if component.get("description"):
+            lines.append(f" * {_comment(component['description'])}")
+        if "properties" in component:
+            lines.append(f" * @typedef {{Object}} {name}")
+            required = set(component.get("required", []))
+            for prop, sub in component["properties"].items():
+                label = prop if prop in required else f"[{prop}]"
+                note = f" - {_comment(sub['description'])}" if sub.get("description") else ""
+                lines.append(f" * @property {{{_js_type(sub)}}} {label}{note}")
+        else:
+            lines.append(f" * @typedef {{{_js_type(component)}}} {name}")
+        lines.append(" */")
+    return lines
+
+
+def render(schema: dict[str, Any], *, http_module: str) -> str:
+    """The ES module: `operations`, `components`, one exported function per operation.
+
+    Each function is `name(params, body, options)` (`body` only for operations that take
+    one): `params` holds the path and query parameters by their schema names, `options`
+    the headers (e.g. `Idempotency-Key`) and an AbortSignal. `http_module` does the
+    fetching (the token, the error envelope)."""
+    ops = operations(schema)
+    out = [
+        "// Generated by the server from its OpenAPI schema (/api/schema/): do not edit.",
+        f"// {schema.get('info', {}).get('title', '')} {schema.get('info', {}).get('version', '')}",
+        f"import {{ call }} from {json.dumps(http_module)};",
+        "",
+        *_typedefs(schema),
+        "",
+        "/** Every operation by its operationId: method, path and parameter names. */",
+        "export const operations = Object.freeze("
+        + json.dumps(
+            {
+                op_id: {
+                    key: spec[key]
+                    for key in ("method", "path", "path_params", "query", "headers", "body", "auth")
+                }
+                for op_id, spec in ops.items()
+            },
+            indent=1,
+            sort_keys=True,
+        )
+        + ");",
+        "",
+        "/** The schema's components (enums of options, levels, presets are read from here). */",
+        "export const components = Object.freeze("
+        + json.dumps(schema.get("components", {}).get("schemas", {}), sort_keys=True)
+        + ");",
+        "",
+    ]
+    for op_id, spec in ops.items():
+        if not _IDENTIFIER.match(op_id):
+            raise ValueError(f"operationId {op_id!r} is not a JavaScript identifier")
+        names = [*spec["path_params"], *spec["query"]]
+        params_type = "{" + ", ".join(f"{n}?: *" for n in names) + "}" if names else "Object"
+        out += [
+            "/**",
+            f" * {_comment(spec['summary'])} ({spec['method']} {spec['path']})",
+            f" * @param {{{params_type}}} [params]",
+        ]
+        if spec["body"]:
+            out.append(f" * @param {{{spec['request']}}} [body]")
+        out += [
+            " * @param {{headers?: Object<string, string>, signal?: AbortSignal}} [options]",
+            f" * @returns {{Promise<{spec['response']}>}}",
+            " */",
+        ]
+        if spec["body"]:
+            out.append(
+                f"export function {op_id}(params = {{}}, body = {{}}, options = {{}}) "
+                f"{{ return call(operations.{op_id}, params, body, options); }}"
+            )
+        else:
+            out.append(
+                f"export function {op_id}(params = {{}}, options = {{}}) "
+                f"{{ return call(operations.{op_id}, params, undefined, options); }}"
+            )
+    out.append("")
+    return "\n".join(out)

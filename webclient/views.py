@@ -1,0 +1,58 @@
+"""The web client: one HTML shell at `/` and its API module, generated from the schema.
+
+Everything else is static (webclient/static/webclient/): the page talks to the server
+only through the public `/api/v1/` endpoints, as a mobile app does.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_safe
+from drf_spectacular.generators import SchemaGenerator
+
+from webclient import schema_client
+
+# The page runs only its own files: no inline script, nothing from another origin.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
+    "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+
+
+@functools.cache
+def client_module() -> tuple[str, str]:
+    """The generated module and its ETag. The schema is fixed for a process's life (it
+    is generated from the code), so it is read once."""
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    # The unhashed name, as app.js imports it ("./http.js"): a hashed one (manifest
+    # storage) would load the module twice, with two copies of its state.
+    http_module = f"{settings.STATIC_URL}webclient/http.js"
+    if not http_module.startswith("/"):
+        http_module = "/" + http_module
+    source = schema_client.render(schema, http_module=http_module)
+    return source, hashlib.sha256(source.encode()).hexdigest()[:32]
+
+
+@require_safe
+def api_module(request: HttpRequest) -> HttpResponse:
+    source, etag = client_module()
+    quoted = f'"{etag}"'
+    if request.headers.get("If-None-Match") == quoted:
+        response = HttpResponse(status=304)
+    else:
+        response = HttpResponse(source, content_type="text/javascript; charset=utf-8")
+    response["ETag"] = quoted
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_safe
+def index(request: HttpRequest) -> HttpResponse:
+    response = render(request, "webclient/index.html")
+    response["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+    return response
