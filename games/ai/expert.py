@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from games.ai.heuristic import PASS_PLAY, heuristic_play, rollout_play
 from games.ai.inference import ActionModel, resample
 from games.ai.plan import Play, five_candidates, plan
-from games.ai.sim import Sim
 from games.ai.worlds import WorldSampler
+from games.engine.fast import FastState
 from games.engine.moves import PASS, Move
 from games.engine.state import PlayerView
 from games.engine.tables import SIZE_SHIFT
@@ -64,7 +64,7 @@ CARDS_LEFT_WEIGHT = {"deuces-double": 0.1}
 DEFAULT_CARDS_LEFT_WEIGHT = 0.3
 
 
-def candidates(sim: Sim, plays: list[Play], default: Play) -> list[Play]:
+def candidates(sim: FastState, plays: list[Play], default: Play) -> list[Play]:
     """The moves worth searching, the heuristic's first: every play when few; else the
     plan's plays, the lowest play of each size and rank, and alternative five-card hands."""
     following = sim.beat_key >= 0
@@ -110,13 +110,13 @@ def draws_per_world(budget: Budget) -> tuple[int, int | None]:
     return draws, None
 
 
-def _reward(sim: Sim, me: int, weight: float, dealt: int) -> float:
+def _reward(sim: FastState, me: int, weight: float, dealt: int) -> float:
     if sim.out == me:
         return 1.0
     return -weight * sim.counts[me] / dealt
 
 
-def rollout(sim: Sim) -> None:
+def rollout(sim: FastState) -> None:
     """Finish the deal (to the next player out) with the heuristic for every seat."""
     push = sim.push
     while not push(*rollout_play(sim)):
@@ -130,7 +130,7 @@ def search(
     start = time.perf_counter()
     deadline = start + budget.seconds
     limit = budget.iterations
-    root = Sim.from_view(view)
+    root = FastState.from_view(view)
     me = view.seat
     hand = root.hands[me]
     plays = root.legal_plays()

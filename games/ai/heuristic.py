@@ -6,7 +6,7 @@ beats with a play of its plan when it can, breaks the plan only when an opponent
 close to going out or the rest of the hand still plays out, keeps its 2s while its hand
 is long, and blocks a next player holding one card with its highest single.
 
-``heuristic_play`` works on a ``Sim`` and reads only the mover's hand and public facts,
+``heuristic_play`` works on a ``FastState`` and reads only the mover's hand and public facts,
 so the expert uses it as its rollout policy for every seat.
 """
 
@@ -23,8 +23,8 @@ from games.ai.plan import (
     rank_cost,
     remember_rest,
 )
-from games.ai.sim import Sim
 from games.engine.cards import FULL_DECK_MASK
+from games.engine.fast import FastState
 from games.engine.moves import PASS, Move
 from games.engine.state import PlayerView
 from games.engine.tables import SIZE_SHIFT
@@ -39,7 +39,7 @@ def _size(play: Play) -> int:
     return play[1] >> SIZE_SHIFT
 
 
-def heuristic_play(sim: Sim) -> Play:
+def heuristic_play(sim: FastState) -> Play:
     """The heuristic's play for the seat to move in ``sim``; ``(0, -1)`` is a pass."""
     t = sim.t
     me = sim.turn
@@ -71,7 +71,9 @@ def heuristic_play(sim: Sim) -> Play:
     return _follow(sim, current, unseen, min_opp, max_opp)
 
 
-def _lead(sim: Sim, current: tuple[Play, ...], unseen: int, min_opp: int, max_opp: int) -> Play:
+def _lead(
+    sim: FastState, current: tuple[Play, ...], unseen: int, min_opp: int, max_opp: int
+) -> Play:
     t = sim.t
     if len(current) == 1:
         return current[0]
@@ -93,7 +95,9 @@ def _lead(sim: Sim, current: tuple[Play, ...], unseen: int, min_opp: int, max_op
     return min(options, key=lambda p: (low_card_key(t, p[0]), -_size(p)))
 
 
-def _follow(sim: Sim, current: tuple[Play, ...], unseen: int, min_opp: int, max_opp: int) -> Play:
+def _follow(
+    sim: FastState, current: tuple[Play, ...], unseen: int, min_opp: int, max_opp: int
+) -> Play:
     t = sim.t
     me = sim.turn
     hand = sim.hands[me]
@@ -146,7 +150,7 @@ def _follow(sim: Sim, current: tuple[Play, ...], unseen: int, min_opp: int, max_
     return PASS_PLAY
 
 
-def rollout_play(sim: Sim) -> Play:
+def rollout_play(sim: FastState) -> Play:
     """``heuristic_play`` that also caches the mover's remaining plan (rollouts)."""
     play = heuristic_play(sim)
     if play[0]:
@@ -156,5 +160,5 @@ def rollout_play(sim: Sim) -> Play:
 
 def heuristic_move(view: PlayerView, rng: random.Random) -> Move:
     """The ``heuristic`` level: deterministic (``rng`` is unused)."""
-    mask, _key = heuristic_play(Sim.from_view(view))
+    mask, _key = heuristic_play(FastState.from_view(view))
     return Move(mask) if mask else PASS

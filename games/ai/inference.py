@@ -16,7 +16,7 @@ import random
 from collections.abc import Callable
 
 from games.ai.heuristic import heuristic_play
-from games.ai.sim import Sim
+from games.engine.fast import FastState
 from games.engine.state import PlayerView
 from games.engine.tables import tables_for
 
@@ -53,15 +53,15 @@ class ActionModel:
         # replayed once here, and a world is scored by asking the heuristic at each of
         # them with that opponent's hand then (its hand now plus what it played since).
         # Most recent first: ``mismatches(..., recent=k)`` reads the last k only.
-        self.points: list[tuple[int, int, Sim, int]] = []  # (seat, mask, sim before, later)
-        self.by_seat: dict[int, list[tuple[int, int, Sim, int]]] = {}
+        self.points: list[tuple[int, int, FastState, int]] = []  # (seat, mask, sim before, later)
+        self.by_seat: dict[int, list[tuple[int, int, FastState, int]]] = {}
         if not self.steps:
             return
         initial = [played_by[s] for s in range(n)]
         counts = [0] * n
         for s in range(n):
             counts[s] = view.card_counts[s] + played_by[s].bit_count()
-        sim = Sim.at_start(view.rules, initial, counts, self.first_seat)
+        sim = FastState.at_start(view.rules, initial, counts, self.first_seat)
         sim.required = self.first_required
         points = []
         for index, (seat, mask, key) in enumerate(self.steps):

@@ -16,8 +16,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from games.ai.sim import Sim
 from games.engine.cards import FULL_DECK_MASK
+from games.engine.fast import FastState
 from games.engine.state import PlayerView
 from games.engine.tables import SIZE_SHIFT, Tables, tables_for
 
@@ -202,7 +202,7 @@ def _below_leads(view: PlayerView, t: Tables, unseen: int) -> dict[int, int]:
     for seat, move in view.history:
         counts[seat] += move.mask.bit_count()
     threshold = [-1] * n
-    sim = Sim.at_start(view.rules, [0] * n, counts, view.history[0][0] if view.history else 0)
+    sim = FastState.at_start(view.rules, [0] * n, counts, view.history[0][0] if view.history else 0)
     single_key = t.single_key
     for step, (seat, move) in enumerate(view.history):
         if sim.turn != seat:

@@ -14,19 +14,22 @@ from games.engine.tables import (
     SHIFTS,
     SIZE_SHIFT,
     STRAIGHT_FLUSH,
+    CardMask,
+    FastPlay,
+    PlayKey,
     Tables,
     five_key,
     five_subsets,
 )
 
-Plays = list[tuple[int, int]]
+Plays = list[FastPlay]
 
 _FLUSH_MIN = five_key(1, 0)  # lowest possible flush key
 _FULL_HOUSE_MIN = five_key(FULL_HOUSE, 0)
 _STRAIGHT_FLUSH_MIN = five_key(STRAIGHT_FLUSH, 0)
 
 
-def legal_plays(t: Tables, hand: int, beat_key: int, required: int = 0) -> Plays:
+def legal_plays(t: Tables, hand: CardMask, beat_key: PlayKey, required: CardMask = 0) -> Plays:
     if beat_key < 0:
         plays = lead_plays(t, hand)
     elif beat_key >> SIZE_SHIFT == 5:
@@ -39,26 +42,26 @@ def legal_plays(t: Tables, hand: int, beat_key: int, required: int = 0) -> Plays
     return plays
 
 
-def lead_plays(t: Tables, hand: int) -> Plays:
+def lead_plays(t: Tables, hand: CardMask) -> Plays:
     """Every play of the hand: singles, pairs, triples and five-card hands."""
     out: Plays = []
     nibs = [(hand >> s) & 15 for s in SHIFTS]
     for row, nib in zip(t.rows, nibs, strict=True):
         if nib:
-            out += row[nib][0]
+            out += row[nib].lead
     if hand.bit_count() >= 5:
         out += five_card_plays(t, hand, nibs, -1)
     return out
 
 
-def small_plays_above(t: Tables, hand: int, beat_key: int) -> Plays:
+def small_plays_above(t: Tables, hand: CardMask, beat_key: PlayKey) -> Plays:
     """Singles, pairs or triples (the size of ``beat_key``) that beat it."""
     size = beat_key >> SIZE_SHIFT
     rank = (beat_key & ((1 << SIZE_SHIFT) - 1)) >> 2
     if size == 3 and not t.rules.triples:
         return []
     out: Plays = []
-    rows = t.rows
+    rows = t.by_size
     nib = (hand >> (4 * rank)) & 15
     if nib:
         out += [p for p in rows[rank][nib][size] if p[1] > beat_key]
@@ -73,7 +76,7 @@ def small_plays_above(t: Tables, hand: int, beat_key: int) -> Plays:
     return out
 
 
-def five_card_plays(t: Tables, hand: int, nibs: list[int], beat_key: int) -> Plays:
+def five_card_plays(t: Tables, hand: CardMask, nibs: list[int], beat_key: PlayKey) -> Plays:
     """Five-card hands of the hand; types that cannot beat ``beat_key`` are skipped
     (the caller still filters by key)."""
     out: Plays = []
@@ -86,10 +89,10 @@ def five_card_plays(t: Tables, hand: int, nibs: list[int], beat_key: int) -> Pla
     if beat_key < _FLUSH_MIN:
         for rbits, o1, o2, o3, o4, deciding, by_nib in t.runs:
             if present & rbits == rbits:
-                aa = rows[o1][nibs[o1]][6]
-                bb = rows[o2][nibs[o2]][6]
-                cc = rows[o3][nibs[o3]][6]
-                dd = rows[o4][nibs[o4]][6]
+                aa = rows[o1][nibs[o1]].single_masks
+                bb = rows[o2][nibs[o2]].single_masks
+                cc = rows[o3][nibs[o3]].single_masks
+                dd = rows[o4][nibs[o4]].single_masks
                 fours = [a | b | c | d for a in aa for b in bb for c in cc for d in dd]
                 for card, straight, straight_flush, same_suit in by_nib[nibs[deciding]]:
                     out += [
@@ -112,10 +115,10 @@ def five_card_plays(t: Tables, hand: int, nibs: list[int], beat_key: int) -> Pla
         for r, nib in enumerate(nibs):
             if nib:
                 row = rows[r][nib]
-                if row[4]:
-                    pairs.append((r, row[4]))
-                    if row[5]:
-                        trips.append((r, row[5]))
+                if row.pair_masks:
+                    pairs.append((r, row.pair_masks))
+                    if row.trip_masks:
+                        trips.append((r, row.trip_masks))
                         if nib == 15:
                             quad = 15 << (4 * r)
                             key = t.quad_keys[r]

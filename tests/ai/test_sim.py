@@ -1,4 +1,4 @@
-"""The bots' lean ``Sim`` follows the engine move by move on every rule variant."""
+"""The bots' lean ``FastState`` follows the engine move by move on every rule variant."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from games.ai.sim import Sim
 from games.engine import DealState, Rules
+from games.engine.fast import FastState
 from tests.ai.helpers import RULE_SPECS
 
 
@@ -18,7 +18,7 @@ def test_sim_matches_the_engine(spec: object, players: int) -> None:
     rules = Rules.from_spec(spec)
     for _ in range(15):
         state = DealState.from_seed(rules, rng.randbytes(32), players)
-        sim = Sim.from_view(state.view(state.turn))
+        sim = FastState.from_view(state.view(state.turn))
         sim.hands = [sum(c.mask for c in hand) for hand in state.hands]
         while True:
             assert sim.turn == state.turn
@@ -38,7 +38,7 @@ def test_sim_matches_the_engine(spec: object, players: int) -> None:
                 assert state.finished_order[-1] == sim.out
                 break
             # A sim rebuilt from any view of the new position agrees as well.
-            fresh = Sim.from_view(state.view(state.turn))
+            fresh = FastState.from_view(state.view(state.turn))
             assert (fresh.turn, fresh.beat_key, fresh.passed, fresh.active, fresh.played) == (
                 sim.turn,
                 sim.beat_key,
