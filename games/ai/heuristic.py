@@ -16,7 +16,7 @@ import random
 
 from games.ai.plan import (
     DEUCE_RANK,
-    Play,
+    Plan,
     beatable,
     low_card_key,
     plan,
@@ -24,22 +24,20 @@ from games.ai.plan import (
     remember_rest,
 )
 from games.engine.cards import FULL_DECK_MASK
-from games.engine.fast import FastState
+from games.engine.fast import PASS_PLAY, CardMask, FastPlay, FastState, play_size
 from games.engine.moves import PASS, Move
 from games.engine.state import PlayerView
-from games.engine.tables import SIZE_SHIFT
 
 DEUCES = 15 << (4 * DEUCE_RANK)
-PASS_PLAY: Play = (0, -1)
 # Keep 2s for control while the hand holds more cards than this (and nobody is close).
 KEEP_DEUCES_ABOVE = 6
 
 
-def _size(play: Play) -> int:
-    return play[1] >> SIZE_SHIFT
+def _size(play: FastPlay) -> int:
+    return play_size(play[1])
 
 
-def heuristic_play(sim: FastState) -> Play:
+def heuristic_play(sim: FastState) -> FastPlay:
     """The heuristic's play for the seat to move in ``sim``; ``(0, -1)`` is a pass."""
     t = sim.t
     me = sim.turn
@@ -71,9 +69,7 @@ def heuristic_play(sim: FastState) -> Play:
     return _follow(sim, current, unseen, min_opp, max_opp)
 
 
-def _lead(
-    sim: FastState, current: tuple[Play, ...], unseen: int, min_opp: int, max_opp: int
-) -> Play:
+def _lead(sim: FastState, current: Plan, unseen: CardMask, min_opp: int, max_opp: int) -> FastPlay:
     t = sim.t
     if len(current) == 1:
         return current[0]
@@ -96,8 +92,8 @@ def _lead(
 
 
 def _follow(
-    sim: FastState, current: tuple[Play, ...], unseen: int, min_opp: int, max_opp: int
-) -> Play:
+    sim: FastState, current: Plan, unseen: CardMask, min_opp: int, max_opp: int
+) -> FastPlay:
     t = sim.t
     me = sim.turn
     hand = sim.hands[me]
@@ -107,7 +103,7 @@ def _follow(
     for p in plays:
         if p[0] == hand:
             return p  # going out
-    size = sim.beat_key >> SIZE_SHIFT
+    size = play_size(sim.beat_key)
     next_seat = sim.next_in(me, sim.active)
     if size == 1 and sim.counts[next_seat] == 1:
         return max(plays, key=lambda p: p[1])  # block: the highest single we have
@@ -127,9 +123,9 @@ def _follow(
         return min(plays, key=lambda p: p[1])
     fives = 0
     for m, key in current:
-        if key >> SIZE_SHIFT == 5:
+        if play_size(key) == 5:
             fives |= m
-    best: Play | None = None
+    best: FastPlay | None = None
     best_cost = 99
     for p in sorted(plays, key=lambda p: p[1]):
         if p[0] & DEUCES and long_hand and not danger:
@@ -150,7 +146,7 @@ def _follow(
     return PASS_PLAY
 
 
-def rollout_play(sim: FastState) -> Play:
+def rollout_play(sim: FastState) -> FastPlay:
     """``heuristic_play`` that also caches the mover's remaining plan (rollouts)."""
     play = heuristic_play(sim)
     if play[0]:

@@ -47,7 +47,9 @@ class ActionModel:
         opening = view.rules.opening_card.mask
         # The first play of a first deal holds the opening card.
         self.first_required = opening if first is not None and first[1].mask & opening else 0
-        self.first_seat = first[0] if first is not None else view.turn
+        # (the seat to move when nothing was played yet; a view of a finished deal has
+        # a history, so the fallback 0 is never used)
+        self.first_seat: int = first[0] if first is not None else (view.turn or 0)
         # The public history is the same in every world, and the heuristic reads only the
         # mover's hand and public facts: so the situation before each opponent move is
         # replayed once here, and a world is scored by asking the heuristic at each of

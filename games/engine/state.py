@@ -427,7 +427,7 @@ class DealState:
         if cards is None or isinstance(cards, str | bytes) or not isinstance(cards, Sequence):
             raise InvalidMoveError("invalid_card", "cards must be a list of card strings")
         for card in cards:
-            Card.parse(card)  # type: ignore[arg-type]
+            Card.parse(card)
         mask = cards_to_mask(cards)  # type: ignore[arg-type]
         if not mask:
             raise InvalidMoveError("not_a_combination", "a play needs at least one card")
