@@ -33,10 +33,6 @@ DEUCES = 15 << (4 * DEUCE_RANK)
 KEEP_DEUCES_ABOVE = 6
 
 
-def _size(play: FastPlay) -> int:
-    return play_size(play[1])
-
-
 def heuristic_play(sim: FastState) -> FastPlay:
     """The heuristic's play for the seat to move in ``sim``; ``(0, -1)`` is a pass."""
     t = sim.t
@@ -62,7 +58,7 @@ def heuristic_play(sim: FastState) -> FastPlay:
             if p[0] & sim.required:
                 return p
         plays = sim.legal_plays()
-        return min(plays, key=lambda p: (_size(p), p[1]))
+        return min(plays, key=lambda p: (play_size(p[1]), p[1]))
 
     if sim.beat_key < 0:
         return _lead(sim, current, unseen, min_opp, max_opp)
@@ -77,18 +73,20 @@ def _lead(sim: FastState, current: Plan, unseen: CardMask, min_opp: int, max_opp
     if len(weak) <= 1 and len(weak) < len(current):
         # Every play but (at most) one wins its trick: cash the winners, the last one last.
         bosses = [p for p in current if p not in weak]
-        return max(bosses, key=lambda p: (_size(p), -p[1]))
+        return max(bosses, key=lambda p: (play_size(p[1]), -p[1]))
     options = weak or list(current)
     if min_opp == 1:
         # Someone is about to go out on any single: lead a bigger shape, else our best single.
-        bigger = [p for p in options if _size(p) > 1] or [p for p in current if _size(p) > 1]
+        bigger = [p for p in options if play_size(p[1]) > 1] or [
+            p for p in current if play_size(p[1]) > 1
+        ]
         if bigger:
             options = bigger
         else:
             return max(current, key=lambda p: p[1])
     elif min_opp == 2:
-        options = [p for p in options if _size(p) != 2] or options
-    return min(options, key=lambda p: (low_card_key(t, p[0]), -_size(p)))
+        options = [p for p in options if play_size(p[1]) != 2] or options
+    return min(options, key=lambda p: (low_card_key(t, p[0]), -play_size(p[1])))
 
 
 def _follow(

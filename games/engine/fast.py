@@ -233,16 +233,6 @@ class FastState:
                 return True
         else:
             self.passed |= 1 << seat
-        self._next_turn(seat)
-        return False
-
-    def retire(self) -> None:
-        """After ``push`` returned True: the seat that went out leaves the deal and the
-        turn moves on among the others (``play_out``)."""
-        self.active &= ~(1 << self.out)
-        self._next_turn(self.out)
-
-    def _next_turn(self, seat: int) -> None:
         active = self.active
         waiting = active & ~self.passed
         last = self.last
@@ -256,8 +246,18 @@ class FastState:
             self.turn = last
             self.last = last
             self.leader = last
-            return
+            return False
         self.turn = self.next_in(seat, waiting)
+        return False
+
+    def retire(self) -> None:
+        """After ``push`` returned True: the seat that went out leaves the deal and the
+        turn moves on among the others (``play_out``). Leaving is a pass that is not
+        remembered: the same step decides whether the trick ends and who is next."""
+        bit = 1 << self.out
+        self.active &= ~bit
+        self.push(0, -1)
+        self.passed &= ~bit
 
     def __repr__(self) -> str:
         beat = mask_text(self.beat_mask) if self.beat_key >= 0 else None

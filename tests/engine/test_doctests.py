@@ -7,7 +7,13 @@ import importlib
 
 import pytest
 
-MODULES = ["games.engine", "games.engine.cards", "games.engine.rules", "games.engine.moves"]
+MODULES = [
+    "games.engine",
+    "games.engine.cards",
+    "games.engine.rules",
+    "games.engine.moves",
+    "games.engine.fast",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)
