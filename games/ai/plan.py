@@ -22,8 +22,7 @@ _plans: dict[tuple[Tables, CardMask], Plan] = {}
 
 def low_card_key(t: Tables, mask: CardMask) -> PlayKey:
     """The single key of the lowest card of ``mask`` (how "low" a play is)."""
-    low = mask & -mask
-    nib_shift = ((low.bit_length() - 1) >> 2) * 4
+    nib_shift = 4 * low_rank(mask)
     nib = (mask >> nib_shift) & 15
     keys = t.single_key
     return min(keys[nib_shift + s] for s in range(4) if nib >> s & 1)
