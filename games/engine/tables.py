@@ -333,11 +333,19 @@ class Tables:
 
 
 _TABLES: dict[Rules, Tables] = {}
+# The last answer, held with its Rules object: hashing a Rules (11 fields) costs more than
+# the whole lookup, and callers mostly ask again with the very same object.
+_last: tuple[Rules, Tables] | None = None
 
 
 def tables_for(rules: Rules) -> Tables:
     """The tables of ``rules``, built once per distinct Rules value."""
+    global _last
+    last = _last
+    if last is not None and last[0] is rules:
+        return last[1]
     found = _TABLES.get(rules)
     if found is None:
         found = _TABLES[rules] = Tables(rules)
+    _last = (rules, found)
     return found
