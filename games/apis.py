@@ -40,6 +40,7 @@ from games.serializers import (
     GAME_STATE_SCHEMA,
     GameDetailSerializer,
     GameSerializer,
+    HintSerializer,
     HistorySerializer,
     InvitationSerializer,
     MoveAcceptedSerializer,
@@ -354,6 +355,23 @@ class GameStateApi(APIView):
         game = selectors.game_get(game_id=game_id, viewer=request.user)
         state = selectors.game_state_for_viewer(game=game, viewer=request.user)
         return Response(game_state_data(state))
+
+
+class GameHintApi(APIView):
+    @extend_schema(
+        operation_id="games_hint",
+        summary="A hint for your turn",
+        description="In a game created with `hints: true`, on your turn: a suggested legal "
+        "move (post it as it is) and a one-sentence reason. The suggestion uses only your "
+        "own view of the table, as the bots do; asked again before anyone moves, it is the "
+        "same.",
+        responses={200: HintSerializer, **error_responses(401, 403, 404, 409, 503)},
+    )
+    def get(self, request, game_id):
+        game = selectors.game_get(game_id=game_id, viewer=request.user)
+        return Response(
+            HintSerializer(selectors.hint_for_player(game=game, player=request.user)).data
+        )
 
 
 # --- Invitations ---------------------------------------------------------------------------

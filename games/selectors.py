@@ -8,6 +8,7 @@ view is built by the engine from one seat (`DealState.view`), and full informati
 from __future__ import annotations
 
 import datetime as dt
+import random
 import uuid
 from dataclasses import dataclass
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 from django.utils import timezone
 
+from games.ai.hints import Hint, hint
 from games.engine import Card, DealResult, DealState, PlayerView, Rules, record_from_state
 from games.engine import Move as EngineMove
 from games.models import (
@@ -384,3 +386,23 @@ def deal_replay(*, game: Game, number: int, at: int | None) -> Replay:
         moves=moves,
         state=ReplayState(**_table(replay), hands=list(replay.hands)),
     )
+
+
+def hint_for_player(*, game: Game, player: Player) -> Hint:
+    """A suggested move for the caller, on their turn, in a game created with hints.
+
+    Seeded by the position, so asking again before anyone moves gives the same hint."""
+    seat = next((s for s in game.seats.all() if s.player_id == player.pk), None)
+    if seat is None:
+        raise DomainError(ErrorCode.NOT_A_PARTICIPANT, "You have no seat in this game.")
+    if not game.hints:
+        raise DomainError(ErrorCode.HINTS_OFF, "This game was created without hints.")
+    if game.status != GameStatus.ACTIVE:
+        raise DomainError(ErrorCode.GAME_NOT_ACTIVE, f"The game is {game.status}.")
+    if seat.status == SeatStatus.RESIGNED:
+        raise DomainError(ErrorCode.SEAT_RESIGNED, "You resigned: an AI plays your seat.")
+    deal = current_deal(game)
+    state = _deal_state(deal) if deal is not None else None
+    if deal is None or state is None or state.is_over or state.turn != seat.position:
+        raise DomainError(ErrorCode.NOT_YOUR_TURN, "Hints are given on your turn.")
+    return hint(state.view(seat.position), random.Random(f"{game.pk}:{deal.number}:{deal.seq}"))

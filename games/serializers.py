@@ -188,6 +188,13 @@ class MoveBodySerializer(serializers.Serializer):
     cards = CardListField(help_text="The cards played; empty for a pass.")
 
 
+class HintSerializer(serializers.Serializer):
+    """A suggested move for your turn and why."""
+
+    move = MoveBodySerializer(help_text="A legal move: post it as it is to play it.")
+    reason = serializers.CharField(help_text="Why, in a sentence (for people; may change).")
+
+
 class MoveSerializer(serializers.Serializer):
     """A move of the public history."""
 

@@ -27,6 +27,7 @@ urlpatterns = [
         name="invitations-decline",
     ),
     path("games/<uuid:game_id>/state", apis.GameStateApi.as_view(), name="games-state"),
+    path("games/<uuid:game_id>/hint", apis.GameHintApi.as_view(), name="games-hint"),
     path("games/<uuid:game_id>/moves", apis.MovesApi.as_view(), name="games-moves"),
     path(
         "games/<uuid:game_id>/deals/<int:number>/record",

@@ -8,16 +8,20 @@ from django.contrib.auth.password_validation import (
     get_default_password_validators,
     password_validators_help_texts,
 )
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
 from rest_framework import serializers, status
-from rest_framework.generics import ListAPIView
+from rest_framework.generics import GenericAPIView
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from pusoy_api.domain_errors import DomainError, ErrorCode
-from pusoy_api.fields import StrictCharField
+from pusoy_api.fields import QuerySerializer, StrictCharField
 from pusoy_api.openapi import error_responses
+from pusoy_api.pagination import StrictLimitOffsetPagination
+from ratings.selectors import RatingView, rating_history, rating_of
+from ratings.system import Skill
 
 from . import selectors, services
 from .throttles import AuthRateThrottle
@@ -78,6 +82,38 @@ USERNAME_HELP = (
 )
 
 
+class RatingSerializer(serializers.Serializer):
+    """A rating (openskill Plackett-Luce): `display` = mu - 3 sigma, the conservative
+    estimate leaderboards order by (0 for a newcomer)."""
+
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    display = serializers.FloatField()
+    games = serializers.IntegerField(help_text="Rated deals played.")
+
+    def to_representation(self, instance: RatingView) -> dict[str, Any]:
+        skill = instance.skill
+        return {
+            "mu": round(skill.mu, 4),
+            "sigma": round(skill.sigma, 4),
+            "display": skill.display,
+            "games": instance.deals,
+        }
+
+
+@extend_schema_field(RatingSerializer)
+class PlayerRatingField(serializers.Field):
+    """The player's rating read through the one-to-one row (absent: never rated)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(source="*", read_only=True, **kwargs)
+
+    def to_representation(self, player: Any) -> dict[str, Any]:
+        # A player never rated has no row (the reverse accessor raises AttributeError).
+        row = getattr(player, "rating", None)
+        return RatingSerializer(rating_of(row)).data
+
+
 class PlayerSerializer(serializers.Serializer):
     """A player's public profile and stats."""
 
@@ -89,6 +125,7 @@ class PlayerSerializer(serializers.Serializer):
     deals_won = serializers.IntegerField()
     points = serializers.IntegerField()
     date_joined = serializers.DateTimeField()
+    rating = PlayerRatingField()
 
 
 class AuthTokenSerializer(serializers.Serializer):
@@ -203,18 +240,68 @@ class PlayerDetailApi(APIView):
         return Response(PlayerSerializer(player).data)
 
 
-class LeaderboardApi(ListAPIView):
-    serializer_class = PlayerSerializer
+class LeaderboardApi(GenericAPIView):
+    pagination_class = StrictLimitOffsetPagination
 
-    def get_queryset(self):
-        return selectors.leaderboard()
+    class FilterSerializer(QuerySerializer):
+        order = serializers.ChoiceField(
+            choices=["wins", "rating"],
+            required=False,
+            default="wins",
+            help_text="`wins`: games won, then deals won, then points (players who have "
+            "finished a game). `rating`: the rating's `display`, highest first (players "
+            "with a rated deal).",
+        )
 
     @extend_schema(
         operation_id="leaderboard",
         summary="The leaderboard",
-        description="Players who have finished a game, best first: games won, then deals "
-        "won, then points.",
+        description="Players best first, by wins (default) or by rating (`order=rating`).",
+        parameters=[FilterSerializer],
         responses={200: PlayerSerializer(many=True), **error_responses(400, 401, 503)},
     )
-    def get(self, request, *args, **kwargs):
-        return super().get(request, *args, **kwargs)
+    def get(self, request):
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        players = selectors.leaderboard(order=filters.validated_data["order"])
+        page = self.paginate_queryset(players)
+        return self.get_paginated_response(PlayerSerializer(page, many=True).data)
+
+
+class RatingChangeSerializer(serializers.Serializer):
+    """One rated deal's effect on a player's rating."""
+
+    game = serializers.UUIDField(source="game_id")
+    deal = serializers.IntegerField(source="deal_number")
+    place = serializers.IntegerField(help_text="1 = went out first.")
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    display = serializers.SerializerMethodField()
+    change = serializers.SerializerMethodField(help_text="`display` after minus before.")
+    created_at = serializers.DateTimeField()
+
+    @extend_schema_field(OpenApiTypes.DOUBLE)
+    def get_display(self, change: Any) -> float:
+        return Skill(mu=change.mu, sigma=change.sigma).display
+
+    @extend_schema_field(OpenApiTypes.DOUBLE)
+    def get_change(self, change: Any) -> float:
+        before = Skill(mu=change.mu_before, sigma=change.sigma_before).display
+        return round(Skill(mu=change.mu, sigma=change.sigma).display - before, 2)
+
+
+class PlayerRatingsApi(GenericAPIView):
+    pagination_class = StrictLimitOffsetPagination
+
+    @extend_schema(
+        operation_id="players_ratings",
+        summary="A player's rating history",
+        description="Every rated deal's change to the player's rating, newest first.",
+        responses={200: RatingChangeSerializer(many=True), **error_responses(400, 401, 404, 503)},
+    )
+    def get(self, request, player_id):
+        player = selectors.player_get(player_id=player_id)
+        if player is None:
+            raise DomainError(ErrorCode.NOT_FOUND, "No such player.")
+        page = self.paginate_queryset(rating_history(player_id=player.pk))
+        return self.get_paginated_response(RatingChangeSerializer(page, many=True).data)

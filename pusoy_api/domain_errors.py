@@ -62,6 +62,7 @@ class ErrorCode(StrEnum):
     DEAL_IN_PROGRESS = ("deal_in_progress", 409, "records and replays exist for finished deals")
     GAME_FULL = ("game_full", 409, "every open seat is reserved for an invited player")
     SEAT_RESIGNED = ("seat_resigned", 409, "you resigned this game: an AI plays your seat")
+    HINTS_OFF = ("hints_off", 409, "the game was created without hints")
     GAME_NOT_WAITING = ("game_not_waiting", 409, "the game has started or ended")
     GAME_NOT_FINISHED = ("game_not_finished", 409, "a rematch follows a finished game")
     ALREADY_INVITED = ("already_invited", 409, "the player has an open invitation to this game")

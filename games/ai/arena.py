@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from games.ai import LEVELS, Budget, choose_move
 from games.engine.rules import Rules
+from games.engine.scoring import deal_payments
 from games.engine.state import DealState
 
 
@@ -28,6 +29,9 @@ class DealOutcome:
     winner: int
     points: tuple[int, ...]
     move_seconds: dict[str, list[float]]  # per level, seconds per move
+    cards_left: tuple[int, ...] = ()
+    places: tuple[int, ...] = ()
+    payments: tuple[int, ...] = ()  # the deal as zero-sum payments (deal_payments)
 
 
 @dataclass(frozen=True)
@@ -41,6 +45,8 @@ class LevelStats:
     fair_share: float
     mean_points: float  # per seat per deal
     mean_points_ci: tuple[float, float]
+    mean_payment: float  # per seat per deal, zero-sum: what the seat won or paid
+    mean_payment_ci: tuple[float, float]
     moves: int
     move_ms_p50: float
     move_ms_p95: float
@@ -57,6 +63,7 @@ class ArenaReport:
     workers: int
     seconds: float
     levels: list[LevelStats] = field(default_factory=list)
+    outcomes: list[DealOutcome] = field(default_factory=list)
 
 
 def deal_seed(seed: str, deal: int) -> bytes:
@@ -88,7 +95,16 @@ def play_deal(task: tuple[int, tuple[str, ...], Rules, str, Budget]) -> DealOutc
         state.apply(move)
     result = state.result
     assert result is not None
-    return DealOutcome(index, levels, result.winner, tuple(result.points), times)
+    return DealOutcome(
+        index,
+        levels,
+        result.winner,
+        tuple(result.points),
+        times,
+        cards_left=tuple(result.cards_left),
+        places=tuple(result.places),
+        payments=tuple(deal_payments(rules, result.winner, result.points)),
+    )
 
 
 def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
@@ -131,6 +147,10 @@ def summarize(outcomes: Sequence[DealOutcome], seats: Sequence[str]) -> list[Lev
             sum(p for s, p in enumerate(o.points) if o.levels[s] == level) / k for o in outcomes
         ]
         mean, ci = mean_ci(points)
+        payments = [
+            sum(p for s, p in enumerate(o.payments) if o.levels[s] == level) / k for o in outcomes
+        ]
+        pay_mean, pay_ci = mean_ci(payments)
         times = sorted(t for o in outcomes for t in o.move_seconds.get(level, ()))
         stats.append(
             LevelStats(
@@ -143,6 +163,8 @@ def summarize(outcomes: Sequence[DealOutcome], seats: Sequence[str]) -> list[Lev
                 fair_share=k / n,
                 mean_points=mean,
                 mean_points_ci=ci,
+                mean_payment=pay_mean,
+                mean_payment_ci=pay_ci,
                 moves=len(times),
                 move_ms_p50=percentile(times, 0.5) * 1000,
                 move_ms_p95=percentile(times, 0.95) * 1000,
@@ -198,6 +220,7 @@ def run_arena(
         seconds=time.perf_counter() - start,
     )
     report.levels = summarize(outcomes, seats)
+    report.outcomes = outcomes
     return report
 
 
@@ -214,15 +237,17 @@ def format_report(report: ArenaReport) -> str:
         f"seed {report.seed!r}, {report.workers} worker(s), {report.seconds:.1f} s",
         "",
         f"{'level':<10} {'seats':>5} {'wins':>5}  {'win share [95% CI]':<24} {'fair':>6}"
-        f"  {'mean points/seat [95% CI]':<28}",
+        f"  {'game points/seat [95% CI]':<28}  {'payment/seat [95% CI]':<28}",
     ]
     for s in report.levels:
         lo, hi = s.win_share_ci
         plo, phi = s.mean_points_ci
+        qlo, qhi = s.mean_payment_ci
         lines.append(
             f"{s.level:<10} {s.seats:>5} {s.wins:>5}  "
             f"{s.win_share:6.1%} [{lo:6.1%}, {hi:6.1%}]   {s.fair_share:6.1%}"
             f"  {s.mean_points:6.3f} [{plo:6.3f}, {phi:6.3f}]"
+            f"  {s.mean_payment:+7.3f} [{qlo:+7.3f}, {qhi:+7.3f}]"
         )
     lines += [
         "",

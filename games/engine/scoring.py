@@ -51,3 +51,24 @@ def places_by_cards_left(winner: int, cards_left: Sequence[int]) -> list[int]:
     others = [s for s in range(n) if s != winner]
     others.sort(key=lambda s: (cards_left[s], (s - winner) % n))
     return [winner, *others]
+
+
+def deal_payments(rules: Rules, winner: int, points: Sequence[int]) -> list[int]:
+    """The deal settled as zero-sum payments: each loser pays the winner what it owes.
+
+    Under ``deuces-double`` every loser owes the winner's score; under the ``cards-left``
+    systems each loser owes its own penalty. The payments sum to zero.
+
+    >>> deal_payments(Rules.from_spec("philippine"), 2, [0, 0, 4, 0])
+    [-4, -4, 12, -4]
+    >>> cards_left = Rules.from_spec({"preset": "hong-kong", "scoring": "cards-left"})
+    >>> deal_payments(cards_left, 0, [0, 5, 1, 13])
+    [19, -5, -1, -13]
+    """
+    if rules.scoring == "deuces-double":
+        stake = points[winner]
+        return [
+            stake * (len(points) - 1) if seat == winner else -stake for seat in range(len(points))
+        ]
+    owed = [0 if seat == winner else points[seat] for seat in range(len(points))]
+    return [sum(owed) if seat == winner else -owed[seat] for seat in range(len(points))]

@@ -15,6 +15,8 @@ from games.models import Deal, Game, GameStatus, Seat, SeatStatus
 from games.services.game_row import game_touch
 from games.services.side_effects import queue_ai_turn_on_commit
 from players.models import Player
+from ratings.services import Entrant, ratings_apply_deal
+from ratings.system import deal_ranks
 
 
 def deal_start(game: Game, *, leader: int | None) -> Deal:
@@ -62,6 +64,30 @@ def deal_score(game: Game, deal: Deal, result: DealResult) -> None:
                 deals_won=F("deals_won") + (1 if seat.position == result.winner else 0),
                 points=F("points") + result.points[seat.position],
             )
+    if game.rated:
+        seats = sorted(game.seats.all(), key=lambda s: s.position)
+        ranks = deal_ranks(
+            winner=result.winner,
+            cards_left=result.cards_left,
+            places=result.places,
+            play_out=bool(game.rules.get("play_out")),
+        )
+        ratings_apply_deal(
+            game_id=game.pk,
+            deal_number=deal.number,
+            entrants=[seat_entrant(s) for s in seats],
+            ranks=ranks,
+        )
+
+
+def seat_entrant(seat: Seat) -> Entrant | None:
+    """Whom a seat's results rate: its AI level, or its player while they play it (a
+    resigned seat's later deals are the AI's stand-in's, and rate nobody)."""
+    if seat.ai_level:
+        return Entrant(bot_level=seat.ai_level)
+    if seat.player_id and seat.status == SeatStatus.PLAYING:
+        return Entrant(player_id=seat.player_id)
+    return None
 
 
 def deal_finished(game: Game, deal: Deal) -> Deal | None:

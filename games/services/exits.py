@@ -18,11 +18,13 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.models import Deal, Game, GameStatus, Seat, SeatStatus
+from games.services.deals import seat_entrant
 from games.services.game_row import game_locked, game_touch
 from games.services.invitations import invitations_cancel
 from games.services.side_effects import queue_ai_turn_on_commit
 from players.models import Player
 from pusoy_api.domain_errors import DomainError, ErrorCode
+from ratings.services import Entrant, ratings_apply_resignation
 
 
 def _seat_of(game: Game, player: Player) -> Seat:
@@ -72,6 +74,15 @@ def game_resign(*, game_id: uuid.UUID, player: Player) -> Game:
         raise DomainError(ErrorCode.GAME_NOT_ACTIVE, f"The game is {game.status}.")
     if seat.status == SeatStatus.RESIGNED:
         raise DomainError(ErrorCode.GAME_NOT_ACTIVE, "You have resigned this game already.")
+    if game.rated:
+        # Rated as last in the deal they walk away from, against who is still in it.
+        others = [e for s in game.seats.all() if s.pk != seat.pk and (e := seat_entrant(s))]
+        ratings_apply_resignation(
+            game_id=game.pk,
+            deal_number=game.current_deal_number,
+            resigner=Entrant(player_id=player.pk),
+            others=others,
+        )
     seat.status = SeatStatus.RESIGNED
     seat.resigned_at = timezone.now()
     seat.save(update_fields=["status", "resigned_at"])

@@ -54,6 +54,9 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "players",
     "games",
+    "notifications",
+    "webhooks",
+    "ratings",
 ]
 
 MIDDLEWARE = [

@@ -1,0 +1,15 @@
+"""Each AI level's starting rating, measured in the arena (`manage.py ratings_calibrate`,
+docs/ai.md has the run that made these). A level's row starts here the first time a rated
+game seats it, and from then on moves with its results against people."""
+
+from __future__ import annotations
+
+# level: (mu, sigma). `manage.py ratings_calibrate --deals 800` (philippine, 4 seats, one of
+# each level rotated, expert 100 ms per move, 2 shared cores); sigma floored at 2.0 so
+# a level still moves with its results against people.
+CALIBRATED: dict[str, tuple[float, float]] = {
+    "random": (18.73, 2.00),
+    "greedy": (24.21, 2.00),
+    "heuristic": (28.59, 2.00),
+    "expert": (27.38, 2.00),
+}

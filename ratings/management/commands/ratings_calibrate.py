@@ -1,0 +1,64 @@
+"""`manage.py ratings_calibrate --deals N`: the AI levels' starting ratings, from arena
+deals in which the levels play each other (seats rotated), rated deal by deal exactly as
+rated games rate them. Prints the table and the `CALIBRATED` literal for
+ratings/bot_calibration.py."""
+
+from __future__ import annotations
+
+import os
+
+from django.core.management.base import BaseCommand
+
+from games.ai import LEVELS, Budget
+from games.ai.arena import run_arena
+from games.engine.rules import Rules
+from ratings.system import Skill, deal_ranks, rate
+
+# A level's rating must still move with its results against people, which a sigma
+# shrunk by thousands of bot-only deals would stop.
+SIGMA_FLOOR = 2.0
+
+
+class Command(BaseCommand):
+    help = "Rate the AI levels against each other in the arena and print their ratings."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--deals", type=int, default=400)
+        parser.add_argument("--rules", default="philippine")
+        parser.add_argument("--budget-ms", type=float, default=100.0, help="expert per move")
+        parser.add_argument("--seed", default="calibrate")
+        parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+
+    def handle(self, *args, deals, rules, budget_ms, seed, workers, **options):
+        resolved = Rules.from_spec(rules)
+        report = run_arena(
+            LEVELS,
+            deals,
+            resolved,
+            seed=seed,
+            budget=Budget(seconds=budget_ms / 1000),
+            workers=workers,
+        )
+        skills = {level: Skill() for level in LEVELS}
+        for outcome in report.outcomes:
+            ranks = deal_ranks(
+                winner=outcome.winner,
+                cards_left=outcome.cards_left,
+                places=outcome.places,
+                play_out=resolved.play_out,
+            )
+            after = rate([skills[level] for level in outcome.levels], ranks)
+            skills.update(zip(outcome.levels, after, strict=True))
+        self.stdout.write(
+            f"{deals} deals, {rules}, expert {budget_ms:.0f} ms/move, {report.seconds:.0f} s"
+        )
+        for level in LEVELS:
+            s = skills[level]
+            self.stdout.write(
+                f"{level:10} mu {s.mu:6.2f}  sigma {s.sigma:5.2f}  display {s.display:6.2f}"
+            )
+        literal = ", ".join(
+            f'"{level}": ({skills[level].mu:.2f}, {max(skills[level].sigma, SIGMA_FLOOR):.2f})'
+            for level in LEVELS
+        )
+        self.stdout.write("CALIBRATED = {" + literal + "}")

@@ -1,0 +1,7 @@
+from django.urls import path
+
+from . import apis
+
+urlpatterns = [
+    path("ai-levels", apis.AiLevelsApi.as_view(), name="ai-levels"),
+]

@@ -1,0 +1,45 @@
+"""The rating arithmetic (no database): places from a deal, and openskill's updates."""
+
+from __future__ import annotations
+
+import pytest
+
+from ratings.system import Skill, deal_ranks, rate
+
+
+def test_without_play_out_the_others_are_placed_by_cards_left_and_ties_share_a_place():
+    assert deal_ranks(winner=2, cards_left=[5, 3, 0, 5], places=[2, 1, 0, 3], play_out=False) == [
+        3,
+        2,
+        1,
+        3,
+    ]
+
+
+def test_with_play_out_the_real_finishing_order_counts():
+    assert deal_ranks(winner=2, cards_left=[5, 3, 0, 5], places=[2, 3, 0, 1], play_out=True) == [
+        3,
+        4,
+        1,
+        2,
+    ]
+
+
+def test_the_winner_gains_the_last_loses_and_uncertainty_shrinks():
+    before = [Skill()] * 4
+    after = rate(before, [1, 2, 3, 4])
+    assert after[0].mu > before[0].mu > after[3].mu
+    assert [a.mu for a in after] == sorted((a.mu for a in after), reverse=True)
+    assert all(a.sigma < b.sigma for a, b in zip(after, before, strict=True))
+
+
+def test_beating_a_stronger_entrant_gains_more():
+    strong, equal = Skill(mu=35, sigma=3), Skill()
+    gain_vs_strong = rate([Skill(), strong], [1, 2])[0].mu - Skill().mu
+    gain_vs_equal = rate([Skill(), equal], [1, 2])[0].mu - Skill().mu
+    assert gain_vs_strong > gain_vs_equal > 0
+
+
+@pytest.mark.parametrize(("mu", "sigma", "display"), [(25, 25 / 3, 0.0), (30, 2, 24.0)])
+def test_display_is_the_conservative_estimate(mu, sigma, display):
+    assert Skill(mu=mu, sigma=sigma).display == display
