@@ -8,7 +8,13 @@ again and again in rollouts.
 from __future__ import annotations
 
 from games.engine.fast import CardMask, FastPlay, PlayKey, Tables, five_kind, low_rank, play_size
-from games.engine.movegen import small_plays_above
+from games.engine.movegen import (
+    flush_plays,
+    four_plays,
+    full_house_plays,
+    small_plays_above,
+    straight_plays,
+)
 from games.engine.tables import FOUR_OF_A_KIND
 
 Plan = tuple[FastPlay, ...]
@@ -97,7 +103,8 @@ def _small_plan(t: Tables, h: _Helper, hand: CardMask) -> list[FastPlay]:
 def five_candidates(t: Tables, hand: CardMask) -> list[FastPlay]:
     """A few representative five-card hands of ``hand``: what a plan may set aside as
     one play. Representatives take the weakest cards of each rank, since how many plays
-    the rest of the hand needs depends only on its rank counts."""
+    the rest of the hand needs depends only on its rank counts; the engine's builders
+    (``movegen.straight_plays`` and friends) make the plays of the cards chosen."""
     if hand.bit_count() < 5:
         return []
     weak = _helper(t).weak_bits
@@ -118,13 +125,17 @@ def five_candidates(t: Tables, hand: CardMask) -> list[FastPlay]:
             | weak[nibs[o4]][0] << (4 * o4)
         )
         low = weak[nibs[deciding]][0] << (4 * deciding)
-        for card, straight, straight_flush, same_suit in by_nib[nibs[deciding]]:
+        for run_card in by_nib[nibs[deciding]]:
+            # The weakest card with the weakest others; each card with its own suit.
+            card, _straight, _straight_flush, same_suit = run_card
             if card == low:
-                out.append((card | others, straight_flush if others == same_suit else straight))
-                if others == same_suit:
-                    continue
-            if hand & same_suit == same_suit:
-                out.append((card | same_suit, straight_flush))
+                has_own = hand & same_suit == same_suit and others != same_suit
+                fours = [others, same_suit] if has_own else [others]
+            elif hand & same_suit == same_suit:
+                fours = [same_suit]
+            else:
+                continue
+            out += straight_plays((run_card,), fours)
     # Flushes: per suit, the weakest five, and the weakest five preferring lone ranks.
     for s, suit_mask, keys in t.suits:
         cards = hand & suit_mask
@@ -134,10 +145,7 @@ def five_candidates(t: Tables, hand: CardMask) -> list[FastPlay]:
         lone = [r for r in ranks if nibs[r].bit_count() == 1]
         choices = {sum(1 << (4 * r) for r in ranks[:5])}
         choices.add(sum(1 << (4 * r) for r in (lone + [r for r in ranks if r not in lone])[:5]))
-        for spaced in choices:
-            key = keys.get(spaced)
-            if key is not None:  # (straight flushes are listed with the straights)
-                out.append((spaced << s, key))
+        out += flush_plays(s, keys, choices)  # (straight flushes: with the straights)
     # Full houses: each triple rank with the lowest exact pair, and the lowest pair.
     trips = [r for r in range(13) if nibs[r].bit_count() >= 3]
     if trips:
@@ -155,13 +163,13 @@ def five_candidates(t: Tables, hand: CardMask) -> list[FastPlay]:
                     continue
                 tried.add(pr)
                 pw = weak[nibs[pr]]
-                out.append((three | (pw[0] | pw[1]) << (4 * pr), t.fh_keys[tr]))
+                out += full_house_plays(t.fh_keys[tr], (three,), ((pw[0] | pw[1]) << (4 * pr),))
             if nibs[tr] == 15:  # four of a kind with the lowest lone card (or lowest card)
                 rest = [r for r in range(13) if r != tr and nibs[r]]
                 if rest:
                     lone_ranks = [r for r in rest if nibs[r].bit_count() == 1]
                     kr = (lone_ranks or rest)[0]
-                    out.append((15 << (4 * tr) | weak[nibs[kr]][0] << (4 * kr), t.quad_keys[tr]))
+                    out += four_plays(t, tr, weak[nibs[kr]][0] << (4 * kr))
     return out
 
 
