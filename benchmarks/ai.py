@@ -20,9 +20,9 @@ import time
 from games.ai import LEVELS, Budget, choose_move
 from games.ai.expert import rollout
 from games.ai.plan import clear_plan_cache, plan
-from games.ai.sim import Sim
 from games.ai.worlds import WorldSampler
 from games.engine import PRESETS, DealState, PlayerView
+from games.engine.fast import FastState
 from games.engine.tables import tables_for
 
 
@@ -69,7 +69,7 @@ def main() -> None:
             f"{level:<10} {len(times):>6} {percentile(times, 0.5):8.2f}"
             f" {percentile(times, 0.95):8.2f} {max(times):8.2f}"
         )
-    roots = [(Sim.from_view(v), WorldSampler(v)) for v in views[:50]]
+    roots = [(FastState.from_view(v), WorldSampler(v)) for v in views[:50]]
     done = 0
     start = time.perf_counter()
     while time.perf_counter() - start < 3.0:

@@ -123,7 +123,7 @@ def bench_deals(rng: random.Random, n: int, repeats: int) -> dict[str, float]:
                     state = DealState.new(RULES, hands)
                     while state.turn is not None:
                         plays = state.legal_plays_fast()
-                        if state._beat_key >= 0:
+                        if state._f.beat_key >= 0:
                             i = choice.randrange(len(plays) + 1)
                             if i == len(plays):
                                 state.push_fast(0, -1)

@@ -24,6 +24,10 @@ lint-imports --no-cache
 echo "==> mypy (Django and DRF plugins) on the service"
 mypy games players pusoy_api notifications webhooks ratings webclient --exclude 'games/(engine|ai)/'
 
+# Every --strict flag, from the games.engine/games.ai override in pyproject.toml.
+echo "==> mypy --strict on the engine and the bots"
+mypy games/engine games/ai
+
 # These two read only the code; an in-memory database keeps them from touching Postgres.
 echo "==> migrations are up to date"
 DJANGO_SETTINGS_MODULE=pusoy_api.settings.test DATABASE_URL=sqlite://:memory: \

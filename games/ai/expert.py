@@ -15,14 +15,13 @@ import random
 import time
 from dataclasses import dataclass
 
-from games.ai.heuristic import PASS_PLAY, heuristic_play, rollout_play
+from games.ai.heuristic import heuristic_play, rollout_play
 from games.ai.inference import ActionModel, resample
-from games.ai.plan import Play, five_candidates, plan
-from games.ai.sim import Sim
+from games.ai.plan import five_candidates, plan
 from games.ai.worlds import WorldSampler
+from games.engine.fast import PASS_PLAY, FastPlay, FastState, five_kind, play_size
 from games.engine.moves import PASS, Move
 from games.engine.state import PlayerView
-from games.engine.tables import SIZE_SHIFT
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +63,7 @@ CARDS_LEFT_WEIGHT = {"deuces-double": 0.1}
 DEFAULT_CARDS_LEFT_WEIGHT = 0.3
 
 
-def candidates(sim: Sim, plays: list[Play], default: Play) -> list[Play]:
+def candidates(sim: FastState, plays: list[FastPlay], default: FastPlay) -> list[FastPlay]:
     """The moves worth searching, the heuristic's first: every play when few; else the
     plan's plays, the lowest play of each size and rank, and alternative five-card hands."""
     following = sim.beat_key >= 0
@@ -72,10 +71,10 @@ def candidates(sim: Sim, plays: list[Play], default: Play) -> list[Play]:
     if len(moves) <= MAX_CANDIDATES:
         return [default, *(m for m in moves if m != default)]
     legal = set(moves)
-    chosen: list[Play] = [default]
+    chosen: list[FastPlay] = [default]
     seen = {default}
 
-    def add(play: Play) -> None:
+    def add(play: FastPlay) -> None:
         if play in legal and play not in seen and len(chosen) < MAX_CANDIDATES:
             seen.add(play)
             chosen.append(play)
@@ -85,18 +84,21 @@ def candidates(sim: Sim, plays: list[Play], default: Play) -> list[Play]:
     hand = sim.hands[sim.turn]
     for p in plan(sim.t, hand):
         add(p)
-    lowest: dict[tuple[int, int], Play] = {}
+    # The lowest play per five-card type, and per size and group of ranks of the others.
+    lowest: dict[tuple[int, int], FastPlay] = {}
     for p in plays:
-        size = p[1] >> SIZE_SHIFT
-        group = (size, (p[1] >> 22) & 7) if size == 5 else (size, (p[0] & -p[0]).bit_length() >> 2)
+        size = play_size(p[1])
+        # (not ``low_rank``: the lowest card's bit length over 4 puts a diamond with the
+        # next rank up; kept as it was, since changing it changes the expert's choices)
+        group = (size, five_kind(p[1])) if size == 5 else (size, (p[0] & -p[0]).bit_length() >> 2)
         if group not in lowest or p[1] < lowest[group][1]:
             lowest[group] = p
     for p in sorted(lowest.values(), key=lambda p: p[1]):
-        if p[1] >> SIZE_SHIFT == 5:
+        if play_size(p[1]) == 5:
             add(p)
     for p in five_candidates(sim.t, hand):
         add(p)
-    for p in sorted(lowest.values(), key=lambda p: (p[1] >> SIZE_SHIFT, p[1])):
+    for p in sorted(lowest.values(), key=lambda p: (play_size(p[1]), p[1])):
         add(p)
     return chosen
 
@@ -110,13 +112,13 @@ def draws_per_world(budget: Budget) -> tuple[int, int | None]:
     return draws, None
 
 
-def _reward(sim: Sim, me: int, weight: float, dealt: int) -> float:
+def _reward(sim: FastState, me: int, weight: float, dealt: int) -> float:
     if sim.out == me:
         return 1.0
     return -weight * sim.counts[me] / dealt
 
 
-def rollout(sim: Sim) -> None:
+def rollout(sim: FastState) -> None:
     """Finish the deal (to the next player out) with the heuristic for every seat."""
     push = sim.push
     while not push(*rollout_play(sim)):
@@ -125,12 +127,12 @@ def rollout(sim: Sim) -> None:
 
 def search(
     view: PlayerView, rng: random.Random, budget: Budget = DEFAULT_BUDGET
-) -> tuple[Play, dict[Play, tuple[int, float]]]:
+) -> tuple[FastPlay, dict[FastPlay, tuple[int, float]]]:
     """The chosen play and, per candidate, (worlds played, mean reward)."""
     start = time.perf_counter()
     deadline = start + budget.seconds
     limit = budget.iterations
-    root = Sim.from_view(view)
+    root = FastState.from_view(view)
     me = view.seat
     hand = root.hands[me]
     plays = root.legal_plays()

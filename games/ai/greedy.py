@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 
+from games.engine.fast import play_size
 from games.engine.moves import PASS, Move
 from games.engine.state import PlayerView
-from games.engine.tables import SIZE_SHIFT
 
 
 def lowest_lead(view: PlayerView) -> Move:
@@ -16,7 +16,7 @@ def lowest_lead(view: PlayerView) -> Move:
     plays = view.legal_plays_fast()
     if not plays:
         raise ValueError("no play to lead: not this seat's turn to lead")
-    mask, _key = min(plays, key=lambda p: (p[1] >> SIZE_SHIFT, p[1]))
+    mask, _key = min(plays, key=lambda p: (play_size(p[1]), p[1]))
     return Move(mask)
 
 

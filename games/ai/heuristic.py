@@ -6,7 +6,7 @@ beats with a play of its plan when it can, breaks the plan only when an opponent
 close to going out or the rest of the hand still plays out, keeps its 2s while its hand
 is long, and blocks a next player holding one card with its highest single.
 
-``heuristic_play`` works on a ``Sim`` and reads only the mover's hand and public facts,
+``heuristic_play`` works on a ``FastState`` and reads only the mover's hand and public facts,
 so the expert uses it as its rollout policy for every seat.
 """
 
@@ -16,30 +16,24 @@ import random
 
 from games.ai.plan import (
     DEUCE_RANK,
-    Play,
+    Plan,
     beatable,
     low_card_key,
     plan,
     rank_cost,
     remember_rest,
 )
-from games.ai.sim import Sim
 from games.engine.cards import FULL_DECK_MASK
+from games.engine.fast import PASS_PLAY, CardMask, FastPlay, FastState, play_size
 from games.engine.moves import PASS, Move
 from games.engine.state import PlayerView
-from games.engine.tables import SIZE_SHIFT
 
 DEUCES = 15 << (4 * DEUCE_RANK)
-PASS_PLAY: Play = (0, -1)
 # Keep 2s for control while the hand holds more cards than this (and nobody is close).
 KEEP_DEUCES_ABOVE = 6
 
 
-def _size(play: Play) -> int:
-    return play[1] >> SIZE_SHIFT
-
-
-def heuristic_play(sim: Sim) -> Play:
+def heuristic_play(sim: FastState) -> FastPlay:
     """The heuristic's play for the seat to move in ``sim``; ``(0, -1)`` is a pass."""
     t = sim.t
     me = sim.turn
@@ -64,14 +58,14 @@ def heuristic_play(sim: Sim) -> Play:
             if p[0] & sim.required:
                 return p
         plays = sim.legal_plays()
-        return min(plays, key=lambda p: (_size(p), p[1]))
+        return min(plays, key=lambda p: (play_size(p[1]), p[1]))
 
     if sim.beat_key < 0:
         return _lead(sim, current, unseen, min_opp, max_opp)
     return _follow(sim, current, unseen, min_opp, max_opp)
 
 
-def _lead(sim: Sim, current: tuple[Play, ...], unseen: int, min_opp: int, max_opp: int) -> Play:
+def _lead(sim: FastState, current: Plan, unseen: CardMask, min_opp: int, max_opp: int) -> FastPlay:
     t = sim.t
     if len(current) == 1:
         return current[0]
@@ -79,21 +73,25 @@ def _lead(sim: Sim, current: tuple[Play, ...], unseen: int, min_opp: int, max_op
     if len(weak) <= 1 and len(weak) < len(current):
         # Every play but (at most) one wins its trick: cash the winners, the last one last.
         bosses = [p for p in current if p not in weak]
-        return max(bosses, key=lambda p: (_size(p), -p[1]))
+        return max(bosses, key=lambda p: (play_size(p[1]), -p[1]))
     options = weak or list(current)
     if min_opp == 1:
         # Someone is about to go out on any single: lead a bigger shape, else our best single.
-        bigger = [p for p in options if _size(p) > 1] or [p for p in current if _size(p) > 1]
+        bigger = [p for p in options if play_size(p[1]) > 1] or [
+            p for p in current if play_size(p[1]) > 1
+        ]
         if bigger:
             options = bigger
         else:
             return max(current, key=lambda p: p[1])
     elif min_opp == 2:
-        options = [p for p in options if _size(p) != 2] or options
-    return min(options, key=lambda p: (low_card_key(t, p[0]), -_size(p)))
+        options = [p for p in options if play_size(p[1]) != 2] or options
+    return min(options, key=lambda p: (low_card_key(t, p[0]), -play_size(p[1])))
 
 
-def _follow(sim: Sim, current: tuple[Play, ...], unseen: int, min_opp: int, max_opp: int) -> Play:
+def _follow(
+    sim: FastState, current: Plan, unseen: CardMask, min_opp: int, max_opp: int
+) -> FastPlay:
     t = sim.t
     me = sim.turn
     hand = sim.hands[me]
@@ -103,7 +101,7 @@ def _follow(sim: Sim, current: tuple[Play, ...], unseen: int, min_opp: int, max_
     for p in plays:
         if p[0] == hand:
             return p  # going out
-    size = sim.beat_key >> SIZE_SHIFT
+    size = play_size(sim.beat_key)
     next_seat = sim.next_in(me, sim.active)
     if size == 1 and sim.counts[next_seat] == 1:
         return max(plays, key=lambda p: p[1])  # block: the highest single we have
@@ -123,9 +121,9 @@ def _follow(sim: Sim, current: tuple[Play, ...], unseen: int, min_opp: int, max_
         return min(plays, key=lambda p: p[1])
     fives = 0
     for m, key in current:
-        if key >> SIZE_SHIFT == 5:
+        if play_size(key) == 5:
             fives |= m
-    best: Play | None = None
+    best: FastPlay | None = None
     best_cost = 99
     for p in sorted(plays, key=lambda p: p[1]):
         if p[0] & DEUCES and long_hand and not danger:
@@ -146,7 +144,7 @@ def _follow(sim: Sim, current: tuple[Play, ...], unseen: int, min_opp: int, max_
     return PASS_PLAY
 
 
-def rollout_play(sim: Sim) -> Play:
+def rollout_play(sim: FastState) -> FastPlay:
     """``heuristic_play`` that also caches the mover's remaining plan (rollouts)."""
     play = heuristic_play(sim)
     if play[0]:
@@ -156,5 +154,5 @@ def rollout_play(sim: Sim) -> Play:
 
 def heuristic_move(view: PlayerView, rng: random.Random) -> Move:
     """The ``heuristic`` level: deterministic (``rng`` is unused)."""
-    mask, _key = heuristic_play(Sim.from_view(view))
+    mask, _key = heuristic_play(FastState.from_view(view))
     return Move(mask) if mask else PASS

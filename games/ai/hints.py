@@ -89,8 +89,7 @@ def explain(view: PlayerView, move: Move) -> str:
         return f"You have the lead: start low with this {kind} and keep your high cards.{after}"
     if _twos(move.cards):
         return f"A 2 takes control of the trick, so you lead next.{after}"
-    plays = [Play.from_mask(m.mask, view.rules) for m in view.legal_moves() if not m.is_pass]
-    cheapest = min(plays, key=lambda p: p.key).mask == move.mask
+    cheapest = min(view.legal_plays_fast(), key=lambda p: p[1])[0] == move.mask
     how = f"The cheapest {kind} that beats it" if cheapest else f"This {kind} beats it"
     if twos_held:
         return f"{how}, and it keeps your 2s for control.{after}"

@@ -16,7 +16,7 @@ import random
 from collections.abc import Callable
 
 from games.ai.heuristic import heuristic_play
-from games.ai.sim import Sim
+from games.engine.fast import FastState
 from games.engine.state import PlayerView
 from games.engine.tables import tables_for
 
@@ -47,21 +47,23 @@ class ActionModel:
         opening = view.rules.opening_card.mask
         # The first play of a first deal holds the opening card.
         self.first_required = opening if first is not None and first[1].mask & opening else 0
-        self.first_seat = first[0] if first is not None else view.turn
+        # (the seat to move when nothing was played yet; a view of a finished deal has
+        # a history, so the fallback 0 is never used)
+        self.first_seat: int = first[0] if first is not None else (view.turn or 0)
         # The public history is the same in every world, and the heuristic reads only the
         # mover's hand and public facts: so the situation before each opponent move is
         # replayed once here, and a world is scored by asking the heuristic at each of
         # them with that opponent's hand then (its hand now plus what it played since).
         # Most recent first: ``mismatches(..., recent=k)`` reads the last k only.
-        self.points: list[tuple[int, int, Sim, int]] = []  # (seat, mask, sim before, later)
-        self.by_seat: dict[int, list[tuple[int, int, Sim, int]]] = {}
+        self.points: list[tuple[int, int, FastState, int]] = []  # (seat, mask, sim before, later)
+        self.by_seat: dict[int, list[tuple[int, int, FastState, int]]] = {}
         if not self.steps:
             return
         initial = [played_by[s] for s in range(n)]
         counts = [0] * n
         for s in range(n):
             counts[s] = view.card_counts[s] + played_by[s].bit_count()
-        sim = Sim.at_start(view.rules, initial, counts, self.first_seat)
+        sim = FastState.at_start(view.rules, initial, counts, self.first_seat)
         sim.required = self.first_required
         points = []
         for index, (seat, mask, key) in enumerate(self.steps):

@@ -7,25 +7,28 @@ again and again in rollouts.
 
 from __future__ import annotations
 
-from games.engine.movegen import small_plays_above
-from games.engine.tables import SIZE_SHIFT, Tables
+from games.engine.fast import CardMask, FastPlay, PlayKey, Tables, five_kind, low_rank, play_size
+from games.engine.movegen import (
+    flush_plays,
+    four_plays,
+    full_house_plays,
+    small_plays_above,
+    straight_plays,
+)
+from games.engine.tables import FOUR_OF_A_KIND
 
-Play = tuple[int, int]
-Plan = tuple[Play, ...]
+Plan = tuple[FastPlay, ...]
+"""A split of a hand into plays, as ``(mask, key)`` pairs."""
 
 DEUCE_RANK = 12
 _CACHE_LIMIT = 400_000
-_plans: dict[tuple[int, int], Plan] = {}
+# Keyed on the Tables object itself (one per distinct rules, never freed) and the hand.
+_plans: dict[tuple[Tables, CardMask], Plan] = {}
 
 
-def size_of(key: int) -> int:
-    return key >> SIZE_SHIFT
-
-
-def low_card_key(t: Tables, mask: int) -> int:
+def low_card_key(t: Tables, mask: CardMask) -> PlayKey:
     """The single key of the lowest card of ``mask`` (how "low" a play is)."""
-    low = mask & -mask
-    nib_shift = ((low.bit_length() - 1) >> 2) * 4
+    nib_shift = 4 * low_rank(mask)
     nib = (mask >> nib_shift) & 15
     keys = t.single_key
     return min(keys[nib_shift + s] for s in range(4) if nib >> s & 1)
@@ -57,25 +60,25 @@ class _Helper:
         ]
 
 
-_helpers: dict[int, _Helper] = {}
+_helpers: dict[Tables, _Helper] = {}
 
 
 def _helper(t: Tables) -> _Helper:
-    found = _helpers.get(id(t))
+    found = _helpers.get(t)
     if found is None:
-        found = _helpers[id(t)] = _Helper(t)
+        found = _helpers[t] = _Helper(t)
     return found
 
 
-def small_score(h: _Helper, hand: int) -> int:
+def small_score(h: _Helper, hand: CardMask) -> int:
     cs = h.chunk_score
     return cs[hand & 0xFFFF] + cs[hand >> 16 & 0xFFFF] + cs[hand >> 32 & 0xFFFF] + cs[hand >> 48]
 
 
-def _small_plan(t: Tables, h: _Helper, hand: int) -> list[Play]:
+def _small_plan(t: Tables, h: _Helper, hand: CardMask) -> list[FastPlay]:
     """Singles, pairs and triples only: each rank as one play where possible."""
-    out: list[Play] = []
-    rows = t.rows
+    out: list[FastPlay] = []
+    rows = t.by_size
     triples = t.rules.triples
     for r in range(13):
         nib = (hand >> (4 * r)) & 15
@@ -97,10 +100,11 @@ def _small_plan(t: Tables, h: _Helper, hand: int) -> list[Play]:
     return out
 
 
-def five_candidates(t: Tables, hand: int) -> list[Play]:
+def five_candidates(t: Tables, hand: CardMask) -> list[FastPlay]:
     """A few representative five-card hands of ``hand``: what a plan may set aside as
     one play. Representatives take the weakest cards of each rank, since how many plays
-    the rest of the hand needs depends only on its rank counts."""
+    the rest of the hand needs depends only on its rank counts; the engine's builders
+    (``movegen.straight_plays`` and friends) make the plays of the cards chosen."""
     if hand.bit_count() < 5:
         return []
     weak = _helper(t).weak_bits
@@ -109,7 +113,7 @@ def five_candidates(t: Tables, hand: int) -> list[Play]:
     for r in range(13):
         if nibs[r]:
             present |= 1 << r
-    out: list[Play] = []
+    out: list[FastPlay] = []
     # Straights (and straight flushes): one per run, and one per suit that fills it.
     for rbits, o1, o2, o3, o4, deciding, by_nib in t.runs:
         if present & rbits != rbits:
@@ -121,13 +125,17 @@ def five_candidates(t: Tables, hand: int) -> list[Play]:
             | weak[nibs[o4]][0] << (4 * o4)
         )
         low = weak[nibs[deciding]][0] << (4 * deciding)
-        for card, straight, straight_flush, same_suit in by_nib[nibs[deciding]]:
+        for run_card in by_nib[nibs[deciding]]:
+            # The weakest card with the weakest others; each card with its own suit.
+            card, _straight, _straight_flush, same_suit = run_card
             if card == low:
-                out.append((card | others, straight_flush if others == same_suit else straight))
-                if others == same_suit:
-                    continue
-            if hand & same_suit == same_suit:
-                out.append((card | same_suit, straight_flush))
+                has_own = hand & same_suit == same_suit and others != same_suit
+                fours = [others, same_suit] if has_own else [others]
+            elif hand & same_suit == same_suit:
+                fours = [same_suit]
+            else:
+                continue
+            out += straight_plays((run_card,), fours)
     # Flushes: per suit, the weakest five, and the weakest five preferring lone ranks.
     for s, suit_mask, keys in t.suits:
         cards = hand & suit_mask
@@ -137,10 +145,7 @@ def five_candidates(t: Tables, hand: int) -> list[Play]:
         lone = [r for r in ranks if nibs[r].bit_count() == 1]
         choices = {sum(1 << (4 * r) for r in ranks[:5])}
         choices.add(sum(1 << (4 * r) for r in (lone + [r for r in ranks if r not in lone])[:5]))
-        for spaced in choices:
-            key = keys.get(spaced)
-            if key is not None:  # (straight flushes are listed with the straights)
-                out.append((spaced << s, key))
+        out += flush_plays(s, keys, choices)  # (straight flushes: with the straights)
     # Full houses: each triple rank with the lowest exact pair, and the lowest pair.
     trips = [r for r in range(13) if nibs[r].bit_count() >= 3]
     if trips:
@@ -158,24 +163,24 @@ def five_candidates(t: Tables, hand: int) -> list[Play]:
                     continue
                 tried.add(pr)
                 pw = weak[nibs[pr]]
-                out.append((three | (pw[0] | pw[1]) << (4 * pr), t.fh_keys[tr]))
+                out += full_house_plays(t.fh_keys[tr], (three,), ((pw[0] | pw[1]) << (4 * pr),))
             if nibs[tr] == 15:  # four of a kind with the lowest lone card (or lowest card)
                 rest = [r for r in range(13) if r != tr and nibs[r]]
                 if rest:
                     lone_ranks = [r for r in rest if nibs[r].bit_count() == 1]
                     kr = (lone_ranks or rest)[0]
-                    out.append((15 << (4 * tr) | weak[nibs[kr]][0] << (4 * kr), t.quad_keys[tr]))
+                    out += four_plays(t, tr, weak[nibs[kr]][0] << (4 * kr))
     return out
 
 
 def _best(
-    t: Tables, h: _Helper, hand: int, memo: dict[int, tuple[int, tuple[Play, ...]]]
-) -> tuple[int, tuple[Play, ...]]:
+    t: Tables, h: _Helper, hand: CardMask, memo: dict[CardMask, tuple[int, Plan]]
+) -> tuple[int, Plan]:
     """(score, five-card plays) of the best plan of ``hand``; the rest is ``_small_plan``."""
     found = memo.get(hand)
     if found is not None:
         return found
-    best: tuple[int, tuple[Play, ...]] = (small_score(h, hand), ())
+    best: tuple[int, Plan] = (small_score(h, hand), ())
     for five in five_candidates(t, hand):
         score, fives = _best(t, h, hand ^ five[0], memo)
         if score + 32 < best[0]:
@@ -184,10 +189,10 @@ def _best(
     return best
 
 
-def plan(t: Tables, hand: int) -> Plan:
+def plan(t: Tables, hand: CardMask) -> Plan:
     """The fewest plays that use the whole hand (then the fewest singles), as
     ``(mask, key)`` pairs, five-card hands first. Cached per rules and hand."""
-    cache_key = (id(t), hand)
+    cache_key = (t, hand)
     found = _plans.get(cache_key)
     if found is not None:
         return found
@@ -208,36 +213,36 @@ def clear_plan_cache() -> None:
     _plans.clear()
 
 
-def rank_cost(t: Tables, hand: int, play: Play) -> int:
+def rank_cost(t: Tables, hand: CardMask, play: FastPlay) -> int:
     """How many more plays the small part of ``hand`` needs after ``play`` (a single,
     pair or triple of one rank) than before, counting ``play`` itself: 0 when it is
     one of the plan's plays or comes out of four of a kind, 1 when it breaks a rank."""
     per_rank = _RANK_SCORE[t.rules.triples]
     mask = play[0]
-    r = ((mask & -mask).bit_length() - 1) >> 2
+    r = low_rank(mask)
     c = ((hand >> (4 * r)) & 15).bit_count()
     k = mask.bit_count()
     return (per_rank[c - k] >> 5) + 1 - (per_rank[c] >> 5)
 
 
-def remember_rest(t: Tables, hand: int, played: int) -> None:
+def remember_rest(t: Tables, hand: CardMask, played: CardMask) -> None:
     """After ``played`` (a play of ``plan(hand)``) the rest of that plan stays a plan of
     the rest of the hand: cache it, so rollouts rarely plan from scratch."""
-    key = (id(t), hand ^ played)
+    key = (t, hand ^ played)
     if key not in _plans:
         current = plan(t, hand)
         if any(p[0] == played for p in current):
             _plans[key] = tuple(p for p in current if p[0] != played)
 
 
-def beatable(t: Tables, play: Play, unseen: int, max_other: int) -> bool:
+def beatable(t: Tables, play: FastPlay, unseen: CardMask, max_other: int) -> bool:
     """Could some hand of unseen cards answer ``play``? ``max_other`` is the most cards
     any opponent still holds (a player with fewer cards than the play cannot answer).
     Five-card hands count as beatable unless they are four of a kind or better."""
     _mask, key = play
-    size = key >> SIZE_SHIFT
+    size = play_size(key)
     if size > max_other:
         return False
     if size == 5:
-        return (key >> 22) & 7 < 3
+        return five_kind(key) < FOUR_OF_A_KIND
     return bool(small_plays_above(t, unseen, key))

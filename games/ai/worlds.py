@@ -16,10 +16,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from games.ai.sim import Sim
 from games.engine.cards import FULL_DECK_MASK
+from games.engine.fast import FastState, Tables, play_size, tables_for
 from games.engine.state import PlayerView
-from games.engine.tables import SIZE_SHIFT, Tables, tables_for
 
 # Probability that a card a player declined to play on a single (by passing) stays out
 # of the sample for that player when another home exists.
@@ -182,7 +181,7 @@ def _passed_over(view: PlayerView, t: Tables, unseen: int) -> dict[int, int]:
         if move.mask:
             to_beat_key = t.classify(move.mask) or -1
             continue
-        if seat == view.seat or to_beat_key < 0 or to_beat_key >> SIZE_SHIFT != 1:
+        if seat == view.seat or to_beat_key < 0 or play_size(to_beat_key) != 1:
             continue
         lacks = 0
         for i in _indices(candidates):
@@ -202,7 +201,7 @@ def _below_leads(view: PlayerView, t: Tables, unseen: int) -> dict[int, int]:
     for seat, move in view.history:
         counts[seat] += move.mask.bit_count()
     threshold = [-1] * n
-    sim = Sim.at_start(view.rules, [0] * n, counts, view.history[0][0] if view.history else 0)
+    sim = FastState.at_start(view.rules, [0] * n, counts, view.history[0][0] if view.history else 0)
     single_key = t.single_key
     for step, (seat, move) in enumerate(view.history):
         if sim.turn != seat:

@@ -42,8 +42,9 @@ class Card:
             )
 
     @classmethod
-    def parse(cls, text: str) -> Card:
-        """Read ``3C``, ``TD``, ``10d``, ``2♦`` (case-insensitive).
+    def parse(cls, text: object) -> Card:
+        """Read ``3C``, ``TD``, ``10d``, ``2♦`` (case-insensitive); a Card is itself, and
+        anything else is ``invalid_card``.
 
         >>> Card.parse("10d")
         Card.parse('TD')

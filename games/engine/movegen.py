@@ -8,25 +8,31 @@ include (the opening card on the first play), or 0.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 from games.engine.tables import (
     FULL_HOUSE,
     KIND_SHIFT,
     SHIFTS,
     SIZE_SHIFT,
     STRAIGHT_FLUSH,
+    CardMask,
+    FastPlay,
+    PlayKey,
+    RunCard,
     Tables,
     five_key,
     five_subsets,
 )
 
-Plays = list[tuple[int, int]]
+Plays = list[FastPlay]
 
 _FLUSH_MIN = five_key(1, 0)  # lowest possible flush key
 _FULL_HOUSE_MIN = five_key(FULL_HOUSE, 0)
 _STRAIGHT_FLUSH_MIN = five_key(STRAIGHT_FLUSH, 0)
 
 
-def legal_plays(t: Tables, hand: int, beat_key: int, required: int = 0) -> Plays:
+def legal_plays(t: Tables, hand: CardMask, beat_key: PlayKey, required: CardMask = 0) -> Plays:
     if beat_key < 0:
         plays = lead_plays(t, hand)
     elif beat_key >> SIZE_SHIFT == 5:
@@ -39,26 +45,26 @@ def legal_plays(t: Tables, hand: int, beat_key: int, required: int = 0) -> Plays
     return plays
 
 
-def lead_plays(t: Tables, hand: int) -> Plays:
+def lead_plays(t: Tables, hand: CardMask) -> Plays:
     """Every play of the hand: singles, pairs, triples and five-card hands."""
     out: Plays = []
     nibs = [(hand >> s) & 15 for s in SHIFTS]
     for row, nib in zip(t.rows, nibs, strict=True):
         if nib:
-            out += row[nib][0]
+            out += row[nib].lead
     if hand.bit_count() >= 5:
         out += five_card_plays(t, hand, nibs, -1)
     return out
 
 
-def small_plays_above(t: Tables, hand: int, beat_key: int) -> Plays:
+def small_plays_above(t: Tables, hand: CardMask, beat_key: PlayKey) -> Plays:
     """Singles, pairs or triples (the size of ``beat_key``) that beat it."""
     size = beat_key >> SIZE_SHIFT
     rank = (beat_key & ((1 << SIZE_SHIFT) - 1)) >> 2
     if size == 3 and not t.rules.triples:
         return []
     out: Plays = []
-    rows = t.rows
+    rows = t.by_size
     nib = (hand >> (4 * rank)) & 15
     if nib:
         out += [p for p in rows[rank][nib][size] if p[1] > beat_key]
@@ -73,7 +79,7 @@ def small_plays_above(t: Tables, hand: int, beat_key: int) -> Plays:
     return out
 
 
-def five_card_plays(t: Tables, hand: int, nibs: list[int], beat_key: int) -> Plays:
+def five_card_plays(t: Tables, hand: CardMask, nibs: list[int], beat_key: PlayKey) -> Plays:
     """Five-card hands of the hand; types that cannot beat ``beat_key`` are skipped
     (the caller still filters by key)."""
     out: Plays = []
@@ -86,15 +92,12 @@ def five_card_plays(t: Tables, hand: int, nibs: list[int], beat_key: int) -> Pla
     if beat_key < _FLUSH_MIN:
         for rbits, o1, o2, o3, o4, deciding, by_nib in t.runs:
             if present & rbits == rbits:
-                aa = rows[o1][nibs[o1]][6]
-                bb = rows[o2][nibs[o2]][6]
-                cc = rows[o3][nibs[o3]][6]
-                dd = rows[o4][nibs[o4]][6]
+                aa = rows[o1][nibs[o1]].single_masks
+                bb = rows[o2][nibs[o2]].single_masks
+                cc = rows[o3][nibs[o3]].single_masks
+                dd = rows[o4][nibs[o4]].single_masks
                 fours = [a | b | c | d for a in aa for b in bb for c in cc for d in dd]
-                for card, straight, straight_flush, same_suit in by_nib[nibs[deciding]]:
-                    out += [
-                        (card | m, straight_flush if m == same_suit else straight) for m in fours
-                    ]
+                out += straight_plays(by_nib[nibs[deciding]], fours)
     else:  # only straight flushes can still win
         for rbits, _o1, _o2, _o3, _o4, deciding, by_nib in t.runs:
             if present & rbits == rbits:
@@ -105,30 +108,62 @@ def five_card_plays(t: Tables, hand: int, nibs: list[int], beat_key: int) -> Pla
         for s, suit_mask, keys in t.suits:
             cards = hand & suit_mask
             if cards.bit_count() >= 5:
-                out += [(m << s, keys[m]) for m in five_subsets(cards >> s) if m in keys]
+                out += flush_plays(s, keys, five_subsets(cards >> s))
     if beat_key < _STRAIGHT_FLUSH_MIN:
         pairs = []
         trips = []
         for r, nib in enumerate(nibs):
             if nib:
                 row = rows[r][nib]
-                if row[4]:
-                    pairs.append((r, row[4]))
-                    if row[5]:
-                        trips.append((r, row[5]))
+                if row.pair_masks:
+                    pairs.append((r, row.pair_masks))
+                    if row.trip_masks:
+                        trips.append((r, row.trip_masks))
                         if nib == 15:
-                            quad = 15 << (4 * r)
-                            key = t.quad_keys[r]
-                            rest = hand ^ quad
-                            while rest:
-                                low = rest & -rest
-                                out.append((quad | low, key))
-                                rest ^= low
+                            out += four_plays(t, r, hand ^ (15 << (4 * r)))
         if beat_key >> KIND_SHIFT <= (5 << (SIZE_SHIFT - KIND_SHIFT)) | FULL_HOUSE:
             fh_keys = t.fh_keys
             for tr, tmasks in trips:
                 key = fh_keys[tr]
                 for pr, pmasks in pairs:
                     if pr != tr:
-                        out += [(a | b, key) for a in tmasks for b in pmasks]
+                        out += full_house_plays(key, tmasks, pmasks)
     return out
+
+
+# Builders of five-card plays from chosen cards: ``five_card_plays`` gives them every
+# choice; a planner (``games.ai.plan.five_candidates``) gives them a few representatives.
+
+
+def straight_plays(run_cards: Iterable[RunCard], fours: Sequence[CardMask]) -> Plays:
+    """The straights of each deciding card of a run with each of ``fours`` (one card of
+    each other rank of the run): a straight flush where those are the card's suit."""
+    out: Plays = []
+    for card, straight, straight_flush, same_suit in run_cards:
+        out += [(card | m, straight_flush if m == same_suit else straight) for m in fours]
+    return out
+
+
+def flush_plays(suit: int, keys: dict[CardMask, PlayKey], spaced: Iterable[CardMask]) -> Plays:
+    """The flushes among ``spaced`` (5-card clubs-aligned masks, ``SuitTable.flush_keys``
+    of ``suit``); straight-flush patterns have no key there and are left out."""
+    return [(m << suit, keys[m]) for m in spaced if m in keys]
+
+
+def four_plays(t: Tables, rank: int, kickers: CardMask) -> Plays:
+    """Four of a kind of ``rank`` with each card of ``kickers`` (none of that rank)."""
+    quad = 15 << (4 * rank)
+    key = t.quad_keys[rank]
+    out: Plays = []
+    while kickers:
+        low = kickers & -kickers
+        out.append((quad | low, key))
+        kickers ^= low
+    return out
+
+
+def full_house_plays(
+    key: PlayKey, trip_masks: Iterable[CardMask], pair_masks: Sequence[CardMask]
+) -> Plays:
+    """Each three of one rank with each pair of another, all with the triple's ``key``."""
+    return [(a | b, key) for a in trip_masks for b in pair_masks]

@@ -7,7 +7,7 @@ by rank, then by suit in notation order C S H D (``str(Move.parse("9H 9S")) == "
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, NoReturn
 
 from games.engine.cards import Card, cards_of, mask_text, parse_cards
@@ -107,7 +107,8 @@ class Move(_Frozen):
         return (Move, (self.mask,))
 
 
-_set_mask = Move.mask.__set__  # type: ignore[attr-defined]
+# The slot's own setter: builds Moves without the immutability guard of ``__setattr__``.
+_set_mask: Callable[[Move, int], None] = Move.__dict__["mask"].__set__
 _new_object = object.__new__
 PASS = Move(0)
 

@@ -150,7 +150,7 @@ def _bad(field: str, message: str) -> RecordError:
 
 def _read_card(text: object, field: str) -> Card:
     try:
-        return Card.parse(text)  # type: ignore[arg-type]
+        return Card.parse(text)
     except EngineError:
         raise RecordError(
             "invalid_card", f"{field}: not a card: {text!r}", {"field": field}

@@ -13,11 +13,12 @@ from typing import Any
 
 from games.engine.cards import Card, cards_of, mask_of, mask_text
 from games.engine.errors import EngineError, IllegalMoveError, InvalidMoveError
-from games.engine.movegen import legal_plays
+from games.engine.fast import FastState
+from games.engine.movegen import Plays, legal_plays
 from games.engine.moves import PASS, Move, Play, cards_to_mask, moves_from_plays
 from games.engine.rules import Rules
 from games.engine.scoring import deal_points, places_by_cards_left
-from games.engine.tables import SIZE_SHIFT, kind_of_key, tables_for
+from games.engine.tables import SIZE_SHIFT, CardMask, PlayKey, kind_of_key, tables_for
 
 History = tuple[tuple[int, Move], ...]
 
@@ -90,29 +91,20 @@ class DealState:
     """One deal in progress (or finished). Seat order is turn order."""
 
     __slots__ = (
-        "_active",
-        "_beat_key",
-        "_beat_mask",
         "_dealt",
+        "_f",
         "_finished",
         "_first_leader",
-        "_hands",
         "_history",
         "_initial",
-        "_last",
         "_leader",
         "_n",
         "_opening",
-        "_passed",
-        "_played",
-        "_required",
         "_result",
         "_rules",
         "_score",
         "_set_aside",
         "_t",
-        "_trick_leader",
-        "_turn",
     )
 
     # ----------------------------------------------------------------- construction
@@ -178,12 +170,11 @@ class DealState:
         self._rules = rules
         self._t = t
         self._n = n = len(hands)
-        self._hands = list(hands)
         self._initial = tuple(hands)
         self._dealt = tuple(h.bit_count() for h in hands)
         self._set_aside = set_aside
         self._leader = leader
-        self._required = 0
+        required = 0
         if leader is None:
             dealt = 0
             for h in hands:
@@ -193,18 +184,11 @@ class DealState:
                 # The opening card was set aside: the lowest card dealt opens instead.
                 index = min((i for i in range(52) if dealt >> i & 1), key=lambda i: t.single_key[i])
                 opening = 1 << index
-            self._required = opening
+            required = opening
             leader = next(s for s in range(n) if hands[s] & opening)
-        self._opening = self._required
-        self._turn: int | None = leader
+        self._opening = required
         self._first_leader = leader
-        self._trick_leader = leader
-        self._last = leader
-        self._beat_mask = 0
-        self._beat_key = -1
-        self._passed = 0
-        self._active = (1 << n) - 1
-        self._played = 0
+        self._f = FastState.at_start(rules, list(hands), list(self._dealt), leader, required)
         self._history: list[tuple[int, int]] = []
         self._finished: list[int] = []
         self._score: tuple[int, list[int], list[int]] | None = None
@@ -214,7 +198,7 @@ class DealState:
         other = DealState.__new__(DealState)
         for name in DealState.__slots__:
             setattr(other, name, getattr(self, name))
-        other._hands = list(self._hands)
+        other._f = self._f.copy()
         other._history = list(self._history)
         other._finished = list(self._finished)
         return other
@@ -230,7 +214,7 @@ class DealState:
 
     @property
     def hands(self) -> tuple[tuple[Card, ...], ...]:
-        return tuple(cards_of(h) for h in self._hands)
+        return tuple(cards_of(h) for h in self._f.hands)
 
     @property
     def initial_hands(self) -> tuple[tuple[Card, ...], ...]:
@@ -257,35 +241,46 @@ class DealState:
 
     @property
     def turn(self) -> int | None:
-        return self._turn
+        return None if self._result is not None else self._f.turn
+
+    @property
+    def fast(self) -> FastState:
+        """A copy of the deal as a ``FastState`` (every hand known), for searches and
+        tests; the deal must not be over."""
+        if self._result is not None:
+            raise ValueError("the deal is over")
+        return self._f.copy()
 
     @property
     def to_beat(self) -> Play | None:
         """The play the seat to move must beat; None when leading a trick."""
-        if self._beat_key < 0:
+        f = self._f
+        if f.beat_key < 0:
             return None
-        return Play(self._beat_mask, self._beat_key, self._rules)
+        return Play(f.beat_mask, f.beat_key, self._rules)
 
     @property
     def trick_leader(self) -> int:
         """The seat that led the current trick (or is about to lead it)."""
-        return self._trick_leader
+        return self._f.leader
 
     @property
     def last_player(self) -> int | None:
         """The seat whose play is ``to_beat`` (None when leading a trick)."""
-        return self._last if self._beat_key >= 0 else None
+        return self._f.last if self._f.beat_key >= 0 else None
 
     @property
     def passed(self) -> frozenset[int]:
         """Seats that passed in this trick: since the last play, or with
         ``pass_locks_out`` since the trick began (they are skipped until it ends)."""
-        return frozenset(s for s in range(self._n) if self._passed >> s & 1)
+        passed = self._f.passed
+        return frozenset(s for s in range(self._n) if passed >> s & 1)
 
     @property
     def required_card(self) -> Card | None:
         """The card the very first play must include (None later or when a leader is given)."""
-        return cards_of(self._required)[0] if self._required else None
+        required = self._f.required
+        return cards_of(required)[0] if required else None
 
     @property
     def history(self) -> History:
@@ -298,7 +293,7 @@ class DealState:
 
     @property
     def is_over(self) -> bool:
-        return self._turn is None
+        return self._result is not None
 
     @property
     def result(self) -> DealResult | None:
@@ -312,32 +307,33 @@ class DealState:
     @property
     def in_play(self) -> frozenset[int]:
         """Seats still holding cards and playing (all but those gone out)."""
-        return frozenset(s for s in range(self._n) if self._active >> s & 1)
+        active = self._f.active
+        return frozenset(s for s in range(self._n) if active >> s & 1)
 
     @property
     def card_counts(self) -> tuple[int, ...]:
-        return tuple(h.bit_count() for h in self._hands)
+        return tuple(self._f.counts)
 
     @property
     def played_cards(self) -> tuple[Card, ...]:
-        return cards_of(self._played)
+        return cards_of(self._f.played)
 
     # ------------------------------------------------------------------ legal moves
-    def legal_plays_fast(self) -> list[tuple[int, int]]:
+    def legal_plays_fast(self) -> Plays:
         """Every legal play of the seat to move as ``(mask, key)`` pairs (no pass);
         the representation the AI and self-play use. Empty when the deal is over."""
-        if self._turn is None:
+        if self._result is not None:
             return []
-        return legal_plays(self._t, self._hands[self._turn], self._beat_key, self._required)
+        return self._f.legal_plays()
 
     def legal_moves(self) -> list[Move]:
         """Every distinct legal play (as a set of cards) of the seat to move, then pass
         when passing is allowed (not on lead)."""
-        if self._turn is None:
+        if self._result is not None:
             return []
-        plays = legal_plays(self._t, self._hands[self._turn], self._beat_key, self._required)
-        moves = moves_from_plays(plays)
-        if self._beat_key >= 0:
+        f = self._f
+        moves = moves_from_plays(f.legal_plays())
+        if f.beat_key >= 0:
             moves.append(PASS)
         return moves
 
@@ -354,21 +350,20 @@ class DealState:
         codes in the order ``game_not_active``, ``not_your_turn``, then for a pass
         ``cannot_pass_on_lead``; for a play ``cards_not_in_hand``, ``not_a_combination``,
         ``must_include_opening_card``, ``wrong_size``, ``does_not_beat``."""
-        self._check(move.mask, self._turn if seat is None else seat)
+        self._check(move.mask, self.turn if seat is None else seat)
 
     def _check(self, mask: int, seat: int | None) -> int:
         """The checks of ``check``; returns the key of the play (-1 for a pass)."""
-        if self._turn is None:
+        if self._result is not None:
             raise IllegalMoveError("game_not_active", "the deal is over")
-        if seat != self._turn:
-            raise IllegalMoveError(
-                "not_your_turn", f"it is seat {self._turn}'s turn", {"turn": self._turn}
-            )
+        f = self._f
+        if seat != f.turn:
+            raise IllegalMoveError("not_your_turn", f"it is seat {f.turn}'s turn", {"turn": f.turn})
         if not mask:
-            if self._beat_key < 0:
+            if f.beat_key < 0:
                 raise IllegalMoveError("cannot_pass_on_lead", "the leader of a trick may not pass")
             return -1
-        missing = mask & ~self._hands[seat]
+        missing = mask & ~f.hands[seat]
         if missing:
             names = [str(c) for c in cards_of(missing)]
             raise IllegalMoveError(
@@ -383,15 +378,15 @@ class DealState:
                 + "or five-card hand",
                 {"cards": [str(c) for c in cards_of(mask)]},
             )
-        if self._required and not mask & self._required:
-            card = str(cards_of(self._required)[0])
+        if f.required and not mask & f.required:
+            card = str(cards_of(f.required)[0])
             raise IllegalMoveError(
                 "must_include_opening_card",
                 f"the first play must include {card}",
                 {"card": card},
             )
-        if self._beat_key >= 0:
-            beat = self._beat_key
+        if f.beat_key >= 0:
+            beat = f.beat_key
             if key >> SIZE_SHIFT != beat >> SIZE_SHIFT:
                 raise IllegalMoveError(
                     "wrong_size",
@@ -401,8 +396,8 @@ class DealState:
             if key <= beat:
                 raise IllegalMoveError(
                     "does_not_beat",
-                    f"{mask_text(mask)} does not beat {mask_text(self._beat_mask)}",
-                    {"to_beat": [str(c) for c in cards_of(self._beat_mask)]},
+                    f"{mask_text(mask)} does not beat {mask_text(f.beat_mask)}",
+                    {"to_beat": [str(c) for c in cards_of(f.beat_mask)]},
                 )
         return key
 
@@ -415,12 +410,11 @@ class DealState:
         ``must_include_opening_card``, ``wrong_size``, ``does_not_beat``. An unknown
         action, or a pass that carries cards, is ``invalid_action``.
         """
-        if self._turn is None:
+        turn = self.turn
+        if turn is None:
             raise IllegalMoveError("game_not_active", "the deal is over")
-        if seat != self._turn:
-            raise IllegalMoveError(
-                "not_your_turn", f"it is seat {self._turn}'s turn", {"turn": self._turn}
-            )
+        if seat != turn:
+            raise IllegalMoveError("not_your_turn", f"it is seat {turn}'s turn", {"turn": turn})
         if action == "pass":
             if cards:
                 raise InvalidMoveError("invalid_action", "a pass carries no cards")
@@ -433,7 +427,7 @@ class DealState:
         if cards is None or isinstance(cards, str | bytes) or not isinstance(cards, Sequence):
             raise InvalidMoveError("invalid_card", "cards must be a list of card strings")
         for card in cards:
-            Card.parse(card)  # type: ignore[arg-type]
+            Card.parse(card)
         mask = cards_to_mask(cards)  # type: ignore[arg-type]
         if not mask:
             raise InvalidMoveError("not_a_combination", "a play needs at least one card")
@@ -443,67 +437,37 @@ class DealState:
     # ---------------------------------------------------------------------- applying
     def apply(self, move: Move, seat: int | None = None) -> None:
         """Check ``move`` (by ``seat``, default the seat to move) and apply it."""
-        key = self._check(move.mask, self._turn if seat is None else seat)
+        key = self._check(move.mask, self.turn if seat is None else seat)
         self.push_fast(move.mask, key)
 
-    def push_fast(self, mask: int, key: int) -> None:
+    def push_fast(self, mask: CardMask, key: PlayKey) -> None:
         """Apply a play ``(mask, key)`` from ``legal_plays_fast`` (or a pass: mask 0)
-        by the seat to move, without checking it."""
-        seat: int = self._turn  # type: ignore[assignment]
+        by the seat to move, without checking it: ``FastState.push``, then the record
+        and, when the mover went out, the score."""
+        f = self._f
+        seat = f.turn
         self._history.append((seat, mask))
-        if mask:
-            hand = self._hands[seat] ^ mask
-            self._hands[seat] = hand
-            self._played |= mask
-            self._beat_mask = mask
-            self._beat_key = key
-            self._last = seat
-            self._required = 0
-            if not self._rules.pass_locks_out:
-                self._passed = 0
-            if not hand and self._go_out(seat, mask):
-                return
-        else:
-            self._passed |= 1 << seat
-        active = self._active
-        waiting = active & ~self._passed
-        last = self._last
-        if not waiting & ~(1 << last):
-            # Everyone else still in the deal has passed: the last player wins the trick.
-            if not active >> last & 1:  # gone out (play_out): the next seat in the deal
-                last = self._next_in(last, active)
-            self._beat_mask = 0
-            self._beat_key = -1
-            self._passed = 0
-            self._trick_leader = last
-            self._turn = last
-            return
-        self._turn = self._next_in(seat, waiting)
+        if f.push(mask, key) and not self._go_out(seat, mask):
+            f.retire()
 
-    def _next_in(self, seat: int, seats: int) -> int:
-        n = self._n
-        while True:
-            seat = seat + 1 if seat + 1 < n else 0
-            if seats >> seat & 1:
-                return seat
-
-    def _go_out(self, seat: int, final_play: int) -> bool:
+    def _go_out(self, seat: int, final_play: CardMask) -> bool:
         """``seat`` played its last card; returns True when the deal is over."""
         self._finished.append(seat)
+        f = self._f
         if self._score is None:
-            cards_left = [h.bit_count() for h in self._hands]
+            cards_left = list(f.counts)
             points = deal_points(self._rules, seat, final_play, cards_left, self._dealt)
             self._score = (seat, points, cards_left)
-        self._active &= ~(1 << seat)
-        if self._rules.play_out and self._active & (self._active - 1):
-            return False  # two or more still in: play on for places
+        still_in = f.active & ~(1 << seat)
+        if self._rules.play_out and still_in & (still_in - 1):
+            return False  # two or more still in: play on for places (``retire``)
+        f.active = still_in
         winner, points, cards_left = self._score
         if self._rules.play_out:
-            places = [*self._finished, self._active.bit_length() - 1]
+            places = [*self._finished, still_in.bit_length() - 1]
         else:
             places = places_by_cards_left(winner, cards_left)
         self._result = DealResult(winner, points, places, cards_left)
-        self._turn = None
         return True
 
     # ------------------------------------------------------------------------ views
@@ -515,11 +479,11 @@ class DealState:
             seat=seat,
             rules=self._rules,
             num_players=self._n,
-            hand=cards_of(self._hands[seat]),
+            hand=cards_of(self._f.hands[seat]),
             card_counts=self.card_counts,
-            turn=self._turn,
+            turn=self.turn,
             to_beat=self.to_beat,
-            trick_leader=self._trick_leader,
+            trick_leader=self._f.leader,
             last_player=self.last_player,
             passed=self.passed,
             in_play=self.in_play,
@@ -546,7 +510,7 @@ class DealState:
             "leader": self._leader,
             "moves": [move_entry(seat, Move(mask)) for seat, mask in self._history],
             "state": {
-                "hands": [[str(c) for c in cards_of(h)] for h in self._hands],
+                "hands": [[str(c) for c in cards_of(h)] for h in self._f.hands],
                 **public_fields(self),
             },
         }
@@ -568,10 +532,11 @@ class DealState:
         return state
 
     def __repr__(self) -> str:
-        status = "over" if self._turn is None else f"turn={self._turn}"
+        status = "over" if self._result is not None else f"turn={self._f.turn}"
+        f = self._f
         return (
             f"<DealState {self._rules!r} players={self._n} seq={self.seq} {status} "
-            f"to_beat={mask_text(self._beat_mask) if self._beat_key >= 0 else None!r}>"
+            f"to_beat={mask_text(f.beat_mask) if f.beat_key >= 0 else None!r}>"
         )
 
 
@@ -611,7 +576,7 @@ class PlayerView:
         """The hand as a card mask (bit ``card.index``)."""
         return mask_of(self.hand)
 
-    def legal_plays_fast(self) -> list[tuple[int, int]]:
+    def legal_plays_fast(self) -> Plays:
         """``(mask, key)`` pairs of the legal plays (no pass); empty when not my turn."""
         if self.turn != self.seat:
             return []

@@ -9,9 +9,17 @@ key(a) > key(b)``, and the size of a key is ``key >> SIZE_SHIFT``.
 from __future__ import annotations
 
 from itertools import combinations
+from typing import NamedTuple, TypeAlias
 
 from games.engine.cards import SUITS
 from games.engine.rules import Rules
+
+CardMask: TypeAlias = int
+"""A set of cards: bit ``4 * rank + suit`` (rank 0..12 for 3..2, suit in C S H D order)."""
+PlayKey: TypeAlias = int
+"""The strength of a play under some rules: size, then five-card type, then strength."""
+FastPlay: TypeAlias = tuple[CardMask, PlayKey]
+"""A classified play ``(mask, key)``; ``(0, -1)`` stands for a pass."""
 
 SIZE_SHIFT = 25
 KIND_SHIFT = 22
@@ -21,15 +29,79 @@ SMALL_KINDS = {1: "single", 2: "pair", 3: "triple"}
 STRAIGHT, FLUSH, FULL_HOUSE, FOUR_OF_A_KIND, STRAIGHT_FLUSH = range(5)
 
 
-def five_key(kind: int, within: int) -> int:
+def five_key(kind: int, within: int) -> PlayKey:
     return (5 << SIZE_SHIFT) | (kind << KIND_SHIFT) | within
 
 
-def kind_of_key(key: int) -> str:
+def play_size(key: PlayKey) -> int:
+    """How many cards a play of this key holds (1, 2, 3 or 5)."""
+    return key >> SIZE_SHIFT
+
+
+def five_kind(key: PlayKey) -> int:
+    """The type of a five-card key: ``STRAIGHT`` .. ``STRAIGHT_FLUSH`` (0..4)."""
+    return (key >> KIND_SHIFT) & 7
+
+
+def kind_of_key(key: PlayKey) -> str:
     size = key >> SIZE_SHIFT
     if size == 5:
         return FIVE_KINDS[(key >> KIND_SHIFT) & 7]
     return SMALL_KINDS[size]
+
+
+def low_rank(mask: CardMask) -> int:
+    """The rank (0..12 for 3..2) of the lowest card of a non-empty mask."""
+    return ((mask & -mask).bit_length() - 1) >> 2
+
+
+class NibRow(NamedTuple):
+    """The plays of the cards ``nib`` (a 4-bit suit set) of one rank: ``rows[rank][nib]``.
+
+    ``Tables.by_size[rank][nib][size]`` is the same row's plays of ``size`` cards (1 to 3;
+    0 gives ``lead``), for code that picks a size at run time."""
+
+    lead: tuple[FastPlay, ...]
+    """Singles, pairs and (when ``triples``) triples: what may be led."""
+    singles: tuple[FastPlay, ...]
+    pairs: tuple[FastPlay, ...]
+    trips: tuple[FastPlay, ...]
+    pair_masks: tuple[CardMask, ...]
+    trip_masks: tuple[CardMask, ...]
+    single_masks: tuple[CardMask, ...]
+
+
+class RunCard(NamedTuple):
+    """One card of the deciding rank of a straight run, with the keys it gives."""
+
+    card: CardMask
+    straight: PlayKey
+    straight_flush: PlayKey
+    same_suit: CardMask
+    """The run's other four cards in this card's suit (a straight flush with it)."""
+
+
+class Run(NamedTuple):
+    """A straight of the rules' straight system (``Tables.runs``, lowest first)."""
+
+    rank_bits: int
+    """Its five ranks as 13 bits."""
+    o1: int
+    o2: int
+    o3: int
+    o4: int
+    """The four ranks other than the deciding one."""
+    deciding: int
+    by_nib: tuple[tuple[RunCard, ...], ...]
+    """Per nib of the deciding rank, the cards of that nib that can decide the run."""
+
+
+class SuitTable(NamedTuple):
+    """Flush lookup of one suit: clubs-aligned 5-card masks -> flush keys."""
+
+    suit: int
+    mask: CardMask
+    flush_keys: dict[CardMask, PlayKey]
 
 
 RANK_MASKS = tuple(15 << (4 * r) for r in range(13))
@@ -94,9 +166,14 @@ def five_subsets(spaced: int) -> tuple[int, ...]:
 
 
 class Tables:
-    """Everything rule-dependent, precomputed. Internal; see ``tables_for``."""
+    """Everything rule-dependent, precomputed, built once per rules by ``tables_for``.
+
+    Read-only. ``rows[rank][nib]`` is a ``NibRow``, ``runs`` the straights (``Run``),
+    ``suits`` the flush tables (``SuitTable``), ``single_key[card index]`` a single's key,
+    ``fh_keys`` / ``quad_keys`` full-house and four-of-a-kind keys per rank."""
 
     __slots__ = (
+        "by_size",
         "fh_keys",
         "flush_keys",
         "quad_keys",
@@ -116,14 +193,12 @@ class Tables:
         st = self.strength
         self.single_key = tuple((1 << SIZE_SHIFT) | (i >> 2) * 4 + st[i & 3] for i in range(52))
 
-        # rows[r][nib] = (small plays, singles, pairs, trips, pair masks, trip masks, bits)
-        # for the cards ``nib`` of rank r; "small plays" are the singles, pairs and (when
-        # ``triples``) triples playable on lead.
-        rows = []
+        # rows[r][nib]: the plays of the cards ``nib`` of rank r (a NibRow).
+        rows: list[tuple[NibRow, ...]] = []
         for r in range(13):
-            row = []
+            row: list[NibRow] = []
             for nib in range(16):
-                groups: list[tuple[tuple[int, int], ...]] = []
+                groups: list[tuple[FastPlay, ...]] = []
                 for k in (1, 2, 3):
                     groups.append(
                         tuple(
@@ -138,7 +213,7 @@ class Tables:
                 singles, pairs, trips = groups
                 small = singles + pairs + (trips if rules.triples else ())
                 row.append(
-                    (
+                    NibRow(
                         small,
                         singles,
                         pairs,
@@ -150,26 +225,30 @@ class Tables:
                 )
             rows.append(tuple(row))
         self.rows = tuple(rows)
+        self.by_size: tuple[tuple[tuple[tuple[FastPlay, ...], ...], ...], ...] = tuple(
+            tuple((row.lead, row.singles, row.pairs, row.trips) for row in rank_rows)
+            for rank_rows in rows
+        )
 
         # Straights: for each run, (rank bits, the four other ranks, deciding rank,
         # per nib of the deciding rank: (card, straight key, straight-flush key,
         # the other four cards of that card's suit)).
         self.straight_of: dict[int, tuple[int, int]] = {}
-        runs = []
+        runs: list[Run] = []
         for index, (ranks, deciding) in enumerate(straight_runs(rules.straights)):
             rbits = _rank_bits(ranks)
             self.straight_of[rbits] = (index, deciding)
             others = tuple(r for r in ranks if r != deciding)
-            by_nib = []
+            by_nib: list[tuple[RunCard, ...]] = []
             for nib in range(16):
-                entries = []
+                entries: list[RunCard] = []
                 for s in range(4):
                     if nib >> s & 1:
                         card = 1 << (4 * deciding + s)
                         within = index * 4 + st[s]
                         same_suit = sum(1 << (4 * r + s) for r in others)
                         entries.append(
-                            (
+                            RunCard(
                                 card,
                                 five_key(STRAIGHT, within),
                                 five_key(STRAIGHT_FLUSH, within),
@@ -177,14 +256,15 @@ class Tables:
                             )
                         )
                 by_nib.append(tuple(entries))
-            runs.append((rbits, *others, deciding, tuple(by_nib)))
+            o1, o2, o3, o4 = others
+            runs.append(Run(rbits, o1, o2, o3, o4, deciding, tuple(by_nib)))
         self.runs = tuple(runs)
 
         # Flushes: per suit, clubs-aligned 5-card mask -> key, straight flushes excluded.
         straight_spaced = {_spaced(rbits) for rbits in self.straight_of}
-        flush_keys = []
+        flush_keys: list[dict[CardMask, PlayKey]] = []
         for s in range(4):
-            keys = {}
+            keys: dict[CardMask, PlayKey] = {}
             for combo in combinations(range(13), 5):
                 spaced = sum(1 << (4 * r) for r in combo)
                 if spaced in straight_spaced:
@@ -199,11 +279,11 @@ class Tables:
                 keys[spaced] = five_key(FLUSH, within)
             flush_keys.append(keys)
         self.flush_keys = tuple(flush_keys)
-        self.suits = tuple((s, SUIT_MASKS[s], self.flush_keys[s]) for s in range(4))
+        self.suits = tuple(SuitTable(s, SUIT_MASKS[s], self.flush_keys[s]) for s in range(4))
         self.fh_keys = tuple(five_key(FULL_HOUSE, r) for r in range(13))
         self.quad_keys = tuple(five_key(FOUR_OF_A_KIND, r) for r in range(13))
 
-    def classify(self, mask: int) -> int | None:
+    def classify(self, mask: CardMask) -> PlayKey | None:
         """The key of a set of cards, or None when it is not a play under these rules."""
         size = mask.bit_count()
         if size == 1:
@@ -214,7 +294,7 @@ class Tables:
             nib = mask >> (4 * r)
             if nib > 15 or (size == 3 and not self.rules.triples):
                 return None
-            for m, key in self.rows[r][nib][size]:
+            for m, key in self.by_size[r][nib][size]:
                 if m == mask:
                     return key
             return None  # pragma: no cover - nib holds exactly ``size`` cards
@@ -253,19 +333,19 @@ class Tables:
 
 
 _TABLES: dict[Rules, Tables] = {}
-# Hashing a Rules (11 fields) costs more than a dict lookup by id; the id cache keeps a
-# reference to the Rules object, so an id is never reused while its entry lives.
-_BY_ID: dict[int, tuple[Rules, Tables]] = {}
+# The last answer, held with its Rules object: hashing a Rules (11 fields) costs more than
+# the whole lookup, and callers mostly ask again with the very same object.
+_last: tuple[Rules, Tables] | None = None
 
 
 def tables_for(rules: Rules) -> Tables:
     """The tables of ``rules``, built once per distinct Rules value."""
-    entry = _BY_ID.get(id(rules))
-    if entry is not None and entry[0] is rules:
-        return entry[1]
+    global _last
+    last = _last
+    if last is not None and last[0] is rules:
+        return last[1]
     found = _TABLES.get(rules)
     if found is None:
         found = _TABLES[rules] = Tables(rules)
-    if len(_BY_ID) < 4096:
-        _BY_ID[id(rules)] = (rules, found)
+    _last = (rules, found)
     return found

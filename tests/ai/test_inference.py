@@ -12,15 +12,17 @@ import pytest
 from games.ai import choose_move
 from games.ai.heuristic import heuristic_play
 from games.ai.inference import ActionModel
-from games.ai.sim import Sim
 from games.ai.worlds import WorldSampler
 from games.engine import DealState
+from games.engine.fast import FastState
 
 
 def replayed_mismatches(model: ActionModel, hands: list[int]) -> int:
     """The reference: replay the whole deal in the world and ask the heuristic."""
     initial = [hands[s] | model.played_by[s] for s in range(model.n)]
-    sim = Sim.at_start(model.rules, initial, [h.bit_count() for h in initial], model.first_seat)
+    sim = FastState.at_start(
+        model.rules, initial, [h.bit_count() for h in initial], model.first_seat
+    )
     sim.required = model.first_required
     missed = 0
     for seat, mask, key in model.steps:

@@ -7,8 +7,8 @@ import random
 from games.ai import choose_move, timeout_move
 from games.ai.heuristic import heuristic_play
 from games.ai.plan import plan
-from games.ai.sim import Sim
 from games.engine import DealState, Move
+from games.engine.fast import FastState
 from games.engine.tables import tables_for
 
 R = random.Random(0)
@@ -100,7 +100,7 @@ def test_plan_uses_the_fewest_plays() -> None:
 def test_heuristic_play_reads_only_the_movers_hand() -> None:
     """On a sim built from a view, other hands are empty: the policy still answers."""
     state = play(deal("3C 4D 5D", "6C 9H KS AH", "JH QS", "TS TH 2C"), "3C")
-    sim = Sim.from_view(state.view(1))
+    sim = FastState.from_view(state.view(1))
     assert sim.hands[0] == sim.hands[2] == sim.hands[3] == 0
     mask, _key = heuristic_play(sim)
     assert Move(mask) in state.legal_moves()
