@@ -194,7 +194,8 @@ async def event_stream(
 
 
 class EventStreamApi(AsyncAPIView):
-    authentication_classes = [TicketAuthentication, *api_settings.DEFAULT_AUTHENTICATION_CLASSES]
+    # The header first: it also names the scheme of a 401's WWW-Authenticate.
+    authentication_classes = [*api_settings.DEFAULT_AUTHENTICATION_CLASSES, TicketAuthentication]
     content_negotiation_class = JSONErrors
 
     class FilterSerializer(QuerySerializer):
