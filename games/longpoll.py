@@ -29,7 +29,7 @@ from collections import defaultdict
 from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
-from asgiref.sync import sync_to_async
+from asgiref.sync import SyncToAsync, sync_to_async
 from django.conf import settings
 from django.db import DatabaseError, connections
 
@@ -113,6 +113,21 @@ read_any_thread = sync_to_async(_read_closed, thread_sensitive=False)
 
 # A history body read after a notification serves the waiters woken with it for this long.
 SHARE_SECONDS = 0.5
+
+
+def release_request_thread() -> None:
+    """Let the idle thread Django's ASGI handler keeps for this request's sync code
+    (asgiref's ThreadSensitiveContext executor) end now instead of when the request
+    does. For an event stream, which runs for minutes on the event loop once its sync
+    work (auth, middleware) is done: called when its body starts. Should sync code of
+    the request run again (Django's `request_finished` when the stream ends), asgiref
+    starts a new thread for it then. A no-op outside such a context (WSGI, tests)."""
+    context = SyncToAsync.thread_sensitive_context.get(None)
+    if context is None:
+        return
+    executor = SyncToAsync.context_to_thread_executor.pop(context, None)
+    if executor is not None:
+        executor.shutdown(wait=False)
 
 
 # --- Waiters and the LISTEN connection ----------------------------------------------------

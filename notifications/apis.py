@@ -166,6 +166,9 @@ async def event_stream(
     `lifetime` seconds have passed. Subscribed before the first read, so an event
     committed in between is not missed; each read takes a pooled connection and gives it
     back, and the hub's semaphore bounds how many streams read at once."""
+    # Django and DRF are done with the request's thread (the body is being sent): no
+    # thread is kept for this client while the stream lasts.
+    longpoll.release_request_thread()
     hub = longpoll.hub()
     key = services.player_key(player_id)
     waiter = hub.subscribe(key)
