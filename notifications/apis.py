@@ -141,10 +141,10 @@ class JSONErrors(BaseContentNegotiation):
         return JSONRenderer(), JSONRenderer.media_type
 
 
-_DIGITS = re.compile(r"[0-9]{1,19}")
+_DIGITS = re.compile(r"[0-9]{1,18}")  # any such id fits the events' bigint ids
 LAST_EVENT_ID = OpenApiParameter(
     "Last-Event-ID",
-    {"type": "string", "pattern": "^[0-9]{1,19}$"},
+    {"type": "string", "pattern": "^[0-9]{1,18}$"},
     OpenApiParameter.HEADER,
     description="Resume: replay the events after this id first (EventSource sends it when "
     "it reconnects). Takes precedence over `since`.",

@@ -53,3 +53,12 @@ def before_call(ctx: Any, case: Any, kwargs: dict[str, Any]) -> None:
     seconds = _seconds((case.query or {}).get("wait"))
     if seconds is not None and seconds > MAX_WAIT_SECONDS:
         case.query = {**case.query, "wait": MAX_WAIT_SECONDS}
+    if case.path.endswith("/events/stream"):
+        # The event stream lasts EVENTS_STREAM_MAX_SECONDS (minutes) unless told less:
+        # a valid `max_seconds` is kept short, a missing one added (an invalid one is
+        # left for the API to refuse). Its live behaviour is tested under uvicorn in
+        # tests/notifications/test_stream.py.
+        query = case.query or {}
+        lifetime = _seconds(query.get("max_seconds"))
+        if "max_seconds" not in query or (lifetime is not None and lifetime > MAX_WAIT_SECONDS):
+            case.query = {**query, "max_seconds": MAX_WAIT_SECONDS}

@@ -23,7 +23,7 @@ from tests.api.helpers import (
     start_human_game,
     state_of,
 )
-from tests.notifications.helpers import cards_named, feed, types_of
+from tests.notifications.helpers import feed, types_of
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 
@@ -41,7 +41,8 @@ def test_a_game_start_and_a_move_reach_every_seated_human_and_no_one_else():
     assert types_of(feed(other)) == ["game_started"]
     started = feed(other)[0]
     assert set(started) == {"id", "type", "game", "created_at", "data", "player"}
-    assert started["game"] == game_id and started["player"] == str(other.player.pk)
+    assert started["game"] == game_id
+    assert started["player"] == str(other.player.pk)
     your_turn = feed(to_play)[1]["data"]
     assert your_turn == {"deal": 1, "seq": 0, "seat": turn, "deadline": None}
 
@@ -49,9 +50,7 @@ def test_a_game_start_and_a_move_reach_every_seated_human_and_no_one_else():
     play_one(to_play, game_id, random.Random(1))
     (played,) = ana.get(f"/api/v1/games/{game_id}/moves").json()["moves"]
     expected = {k: played[k] for k in ("seq", "seat", "action", "cards")} | {"deal": 1}
-    assert [(e["type"], e["data"]) for e in feed(to_play, before[to_play])] == [
-        ("move", expected)
-    ]
+    assert [(e["type"], e["data"]) for e in feed(to_play, before[to_play])] == [("move", expected)]
     assert types_of(feed(other, before[other])) == ["move", "your_turn"]
     assert feed(other, before[other])[0]["data"] == expected
     assert feed(eve) == []
@@ -62,7 +61,8 @@ def test_invitations_notify_the_invitee_and_then_the_inviter():
     game = create_game(ana, [{"type": "human"}] * 3, invite=["ben", "cia"])
     invited = feed(ben)
     assert types_of(invited) == ["invited"]
-    assert invited[0]["data"]["invited_by"] == "ana" and invited[0]["data"]["seat"] == 1
+    assert invited[0]["data"]["invited_by"] == "ana"
+    assert invited[0]["data"]["seat"] == 1
     assert types_of(feed(cia)) == ["invited"]
     assert feed(ana) == []
 
@@ -140,12 +140,13 @@ def test_deadline_soon_goes_once_per_turn_to_the_human_to_play():
     play_one(to_play, game_id, random.Random(4))
     started = Deal.objects.get(game_id=game_id, number=1).turn_started_at
     now = started + dt.timedelta(seconds=600) - dt.timedelta(seconds=10)
-    assert tasks.warn_deadlines.run.__name__ and services.deadline_warnings_send(now=now) == 1
+    assert tasks.warn_deadlines.run.__name__
+    assert services.deadline_warnings_send(now=now) == 1
     assert types_of(feed(other))[-1] == "deadline_soon"
 
 
 def test_a_short_turn_is_warned_half_its_time_before_the_deadline():
-    game_id, clients = start_human_game(2, turn_timeout=20)
+    game_id, _clients = start_human_game(2, turn_timeout=20)
     started = Deal.objects.get(game_id=game_id, number=1).turn_started_at
     assert services.deadline_warnings_send(now=started + dt.timedelta(seconds=9)) == 0
     assert services.deadline_warnings_send(now=started + dt.timedelta(seconds=11)) == 1
@@ -159,13 +160,14 @@ def test_the_periodic_tasks_are_scheduled():
 
 
 def test_events_past_their_lifetime_are_purged():
-    game_id, (ana, ben) = start_human_game(2)
+    _game_id, (ana, ben) = start_human_game(2)
     kept, old = len(feed(ana)), len(feed(ben))
     Event.objects.filter(player=ben.player).update(
         created_at=timezone.now() - dt.timedelta(days=settings.EVENTS_TTL_DAYS, seconds=1)
     )
     assert retention.events_purge() == old > 0
-    assert feed(ben) == [] and len(feed(ana)) == kept
+    assert feed(ben) == []
+    assert len(feed(ana)) == kept
 
 
 def test_an_answer_holds_one_page_and_the_client_goes_on_from_last_id():
@@ -179,7 +181,8 @@ def test_an_answer_holds_one_page_and_the_client_goes_on_from_last_id():
     assert len(first["events"]) == PAGE_SIZE
     assert first["last_id"] == first["events"][-1]["id"]
     rest = ana.get(f"/api/v1/events?since={first['last_id']}").json()["events"]
-    assert rest and rest[0]["id"] > first["last_id"]
+    assert rest
+    assert rest[0]["id"] > first["last_id"]
     assert len(feed(ana)) == PAGE_SIZE + len(rest)
 
 
@@ -215,9 +218,7 @@ def test_the_feed_needs_a_token(api_client):
 def test_a_bad_stream_request_is_refused_in_json(query, headers, status, code, api_client):
     # A ticket is what a client without a token presents.
     ana = api_client if query.startswith("ticket") else client_for("ana")
-    response = ana.get(
-        f"/api/v1/events/stream?{query}", HTTP_ACCEPT="text/event-stream", **headers
-    )
+    response = ana.get(f"/api/v1/events/stream?{query}", HTTP_ACCEPT="text/event-stream", **headers)
     assert response.status_code == status
     assert response["Content-Type"] == "application/json"
     assert response.json()["error"]["code"] == code

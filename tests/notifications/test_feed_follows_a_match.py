@@ -59,7 +59,8 @@ def test_each_players_feed_rebuilds_the_whole_match():
         moves = [e["data"] for e in events if e["type"] == "move"]
         assert moves == history[1] + history[2], "every move once, in order"
         kinds = [e["type"] for e in events if e["game"] == game["id"]]
-        assert kinds.count("game_started") == 1 and kinds.count("deal_finished") == 2
+        assert kinds.count("game_started") == 1
+        assert kinds.count("deal_finished") == 2
         assert kinds[-1] == "game_finished"
         # Hidden information: the only cards an event names are the cards of a move.
         for event in events:

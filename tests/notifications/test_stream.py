@@ -100,7 +100,8 @@ def _started(reader: StreamReader) -> None:
     """The stream is open: its first message (the retry advice) arrived."""
     first = reader.next()
     assert first is not None and first.retry is not None, (reader.status, reader.error)
-    assert reader.status == 200 and reader.content_type.startswith("text/event-stream")
+    assert reader.status == 200
+    assert reader.content_type.startswith("text/event-stream")
 
 
 def test_events_arrive_as_they_commit_and_a_resumed_stream_loses_and_repeats_none(server):
@@ -113,7 +114,8 @@ def test_events_arrive_as_they_commit_and_a_resumed_stream_loses_and_repeats_non
         _move(server, game_id, [ana, ben], rng)
     received = reader.events(len(_feed_ids(server, ana)))
     first = received[0].json()
-    assert received[0].event == "game_started" and first["game"] == game_id
+    assert received[0].event == "game_started"
+    assert first["game"] == game_id
     assert all(m.event == m.json()["type"] and int(m.id) == m.json()["id"] for m in received)
     move = next(m.json() for m in received if m.event == "move")
     assert set(move["data"]) == {"deal", "seq", "seat", "action", "cards"}
@@ -139,7 +141,8 @@ def test_a_stream_started_without_an_id_begins_after_the_connection(server):
     _started(reader)
     _move(server, game_id, [ana, ben], random.Random(1))
     (event,) = reader.events(1)
-    assert int(event.id) > max(before) and event.event == "move"
+    assert int(event.id) > max(before)
+    assert event.event == "move"
     from_zero = StreamReader(_url(server, "?since=0&max_seconds=5"), _bearer(ana))
     _started(from_zero)
     assert [int(m.id) for m in from_zero.events(len(before))] == before
