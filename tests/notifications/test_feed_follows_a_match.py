@@ -98,7 +98,8 @@ def test_a_waiting_feed_request_wakes_on_a_new_event(monkeypatch):
     body = response.json()
     assert [e["type"] for e in body["events"]] == ["move", "your_turn"]
     assert body["last_id"] == body["events"][-1]["id"] > since
-    assert spy.ends and all(spy.ends), "woken (the first time maybe by the hub connecting)"
+    assert spy.ends
+    assert all(spy.ends), "woken (the first time maybe by the hub connecting)"
 
 
 @postgres_only

@@ -99,7 +99,8 @@ def _feed_ids(server: LiveServer, token: str) -> list[int]:
 def _started(reader: StreamReader) -> None:
     """The stream is open: its first message (the retry advice) arrived."""
     first = reader.next()
-    assert first is not None and first.retry is not None, (reader.status, reader.error)
+    assert first is not None, (reader.status, reader.error)
+    assert first.retry is not None
     assert reader.status == 200
     assert reader.content_type.startswith("text/event-stream")
 
