@@ -140,7 +140,6 @@ def test_deadline_soon_goes_once_per_turn_to_the_human_to_play():
     play_one(to_play, game_id, random.Random(4))
     started = Deal.objects.get(game_id=game_id, number=1).turn_started_at
     now = started + dt.timedelta(seconds=600) - dt.timedelta(seconds=10)
-    assert tasks.warn_deadlines.run.__name__
     assert services.deadline_warnings_send(now=now) == 1
     assert types_of(feed(other))[-1] == "deadline_soon"
 
