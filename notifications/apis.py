@@ -19,7 +19,6 @@ from adrf.views import APIView as AsyncAPIView
 from django.conf import settings
 from django.http import StreamingHttpResponse
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.authentication import BaseAuthentication
@@ -32,7 +31,7 @@ from rest_framework.views import APIView
 from games import longpoll
 from notifications import selectors, services
 from notifications.serializers import EventFeedSerializer, StreamTicketSerializer
-from notifications.types import EventPayload
+from notifications.types import EventPayload, EventType
 from players.throttles import WriteRateThrottle
 from pusoy_api.domain_errors import DomainError, ErrorCode
 from pusoy_api.fields import QueryIntegerField, QuerySerializer, StrictCharField
@@ -151,6 +150,23 @@ LAST_EVENT_ID = OpenApiParameter(
 )
 
 
+# One message of the stream, by its SSE fields (what an SSE parser yields for it).
+SSE_MESSAGE_SCHEMA = {
+    "type": "object",
+    "description": "One message: the first only `retry` (milliseconds before a client "
+    "reconnects), then one per event.",
+    "properties": {
+        "id": {"type": "string", "pattern": "^[0-9]+$", "description": "The event's id."},
+        "event": {"type": "string", "enum": list(EventType.values), "description": "Its type."},
+        "data": {
+            "type": "string",
+            "description": "The event as JSON, exactly as an item of `GET events`.",
+        },
+        "retry": {"type": "integer", "minimum": 0},
+    },
+}
+
+
 def sse_event(event: EventPayload) -> str:
     return f"id: {event['id']}\nevent: {event['type']}\ndata: {json.dumps(event)}\n\n"
 
@@ -236,7 +252,7 @@ class EventStreamApi(AsyncAPIView):
         parameters=[FilterSerializer, LAST_EVENT_ID],
         responses={
             (200, "text/event-stream"): OpenApiResponse(
-                response=OpenApiTypes.STR,
+                response=SSE_MESSAGE_SCHEMA,
                 description="`retry:` once, then events (`id:`, `event:`, `data:` JSON) "
                 "and `: keep-alive` comments, until the stream's lifetime ends.",
             ),

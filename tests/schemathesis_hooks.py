@@ -47,6 +47,17 @@ def _seconds(value: Any) -> float | None:
     return seconds if 0 <= seconds <= 30 else None  # out of range: let the API refuse it
 
 
+def _stream_seconds(value: Any) -> float | None:
+    """A valid `max_seconds` of the event stream (0 to 3600), as a number; else None."""
+    if isinstance(value, bool):
+        return None
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        return None
+    return seconds if 0 <= seconds <= 3600 else None
+
+
 @schemathesis.hook
 def before_call(ctx: Any, case: Any, kwargs: dict[str, Any]) -> None:
     """Every phase's requests pass here (the coverage phase skips the generation hooks)."""
@@ -59,6 +70,6 @@ def before_call(ctx: Any, case: Any, kwargs: dict[str, Any]) -> None:
         # left for the API to refuse). Its live behaviour is tested under uvicorn in
         # tests/notifications/test_stream.py.
         query = case.query or {}
-        lifetime = _seconds(query.get("max_seconds"))
+        lifetime = _stream_seconds(query.get("max_seconds"))
         if "max_seconds" not in query or (lifetime is not None and lifetime > MAX_WAIT_SECONDS):
             case.query = {**query, "max_seconds": MAX_WAIT_SECONDS}
