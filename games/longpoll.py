@@ -26,7 +26,7 @@ import logging
 import uuid
 import weakref
 from collections import defaultdict
-from collections.abc import Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from typing import Any, TypeVar
 
 from asgiref.sync import SyncToAsync, sync_to_async
@@ -261,10 +261,19 @@ class Hub:
                 async with asyncio.timeout(timeout):
                     await self.ready.wait()
 
-    async def read_shared(self, key: str, ask: Hashable, read: Callable[[], T]) -> T:
+    async def read_shared(
+        self,
+        key: str,
+        ask: Hashable,
+        read: Callable[[], T],
+        *,
+        run: Callable[[Callable[[], T]], Awaitable[T]] | None = None,
+    ) -> T:
         """`read()` once for all the waiters of a key woken together and asking the same
         thing (`ask`): a move wakes hundreds with one query set. A read is shared until
-        the next notification for the key, or SHARE_SECONDS."""
+        the next notification for the key, or SHARE_SECONDS. `run` runs the read (by
+        default on the request's thread; an event stream, which has given that thread
+        back, passes `read_any_thread`)."""
         loop = asyncio.get_running_loop()
         while True:
             shared = self.bodies.setdefault(key, {})
@@ -273,7 +282,7 @@ class Hub:
                 future = shared[ask] = loop.create_future()
                 try:
                     async with self.db_slots:
-                        body = await read_on_request_thread(read)
+                        body = await (run or read_on_request_thread)(read)
                 except BaseException:
                     future.cancel()  # the others read for themselves
                     if shared.get(ask) is future:

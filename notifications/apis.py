@@ -194,10 +194,14 @@ async def event_stream(
         yield f"retry: {RETRY_MILLISECONDS}\n\n"
         await hub.wait_ready()
         while True:
-            async with hub.db_slots:
-                batch = await longpoll.read_any_thread(
-                    functools.partial(selectors.events_after, player_id=player_id, since=since)
-                )
+            # Shared by the streams of this player at this point (a player with the app
+            # open on two devices reads once).
+            batch = await hub.read_shared(
+                key,
+                ("stream", since),
+                functools.partial(selectors.events_after, player_id=player_id, since=since),
+                run=longpoll.read_any_thread,
+            )
             for event in batch:
                 yield sse_event(event)
                 since = event["id"]
