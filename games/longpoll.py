@@ -89,8 +89,11 @@ def game_key(game_id: Any) -> str:
 
 def _probe_released(key: str) -> Hashable:
     kind, _, rest = key.partition(":")
+    probe = PROBES.get(kind)
+    if probe is None:
+        return None  # nobody registered this kind: its waiters rely on notifications
     try:
-        return PROBES[kind](rest)
+        return probe(rest)
     finally:
         connections.close_all()
 
