@@ -585,7 +585,7 @@ class MovesApi(AsyncAPIView):
         if not wait:
             return Response(await sync_to_async(read)())
         body = await longpoll.wait_for_news(
-            game_id=str(game_id),
+            key=longpoll.game_key(game_id),
             ask=(deal, since),
             seconds=wait,
             read=read,

@@ -5,12 +5,16 @@ renders; this module only decides when to read again.
 A waiting request holds no database connection and runs no thread (Django still parks an
 idle per-request thread for it: see the design note). One `LISTEN pusoy_moves`
 connection per event loop (so per web process) fans the notifications that
-`games.services.side_effects.notify_waiters` sends at every commit out to the asyncio
-waiters of that game, so a move made in any process on any machine wakes them; the
-history they are then answered with is read once for all the waiters of the game woken
-together (not once each). The listener reconnects on failure (waking every waiter), and
-every few seconds the process re-reads the last seq of each game it has waiters for, as
-a safety net; on SQLite (the no-config dev mode), which has no NOTIFY, every half second.
+`games.services.side_effects.notify_keys` sends at commit out to the asyncio waiters of
+their keys, so a change made in any process on any machine wakes them. A key names what
+a waiter waits on: `game:<uuid>` (a game's moves, sent by every write on the game) or
+`player:<id>` (a player's event feed, `notifications`); one notification carries the keys
+of one commit, space-separated. The answer the waiters of a key are then given is read
+once for all the waiters woken together (not once each). The listener reconnects on
+failure (waking every waiter), and every few seconds the process re-reads a small
+version of each key it has waiters for (`PROBES`: a game's last seq, a player's last
+event id), as a safety net; on SQLite (the no-config dev mode), which has no NOTIFY,
+every half second.
 """
 
 from __future__ import annotations
@@ -19,13 +23,14 @@ import asyncio
 import contextlib
 import contextvars
 import logging
+import uuid
 import weakref
 from collections import defaultdict
-from collections.abc import Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from typing import Any, TypeVar
 
 import environ
-from asgiref.sync import sync_to_async
+from asgiref.sync import SyncToAsync, sync_to_async
 from django.conf import settings
 from django.db import DatabaseError, connections
 
@@ -67,9 +72,36 @@ def _read_released(read: Callable[[], T]) -> T:
         release_connections()
 
 
-def _latest_released(game_id: Any) -> tuple[int, int]:
+# What the re-check reads for a key, by the key's kind (the part before the colon): a
+# small value that changes whenever the waiters of the key have news.
+PROBES: dict[str, Callable[[str], Hashable]] = {
+    "game": lambda game_id: selectors.latest_seq(game_id=uuid.UUID(game_id)),
+}
+
+
+def register_probe(kind: str, probe: Callable[[str], Hashable]) -> None:
+    """Let waiters on keys `<kind>:...` be re-checked (the app that owns the kind does this)."""
+    PROBES[kind] = probe
+
+
+def game_key(game_id: Any) -> str:
+    return f"game:{game_id}"
+
+
+def _probe_released(key: str) -> Hashable:
+    kind, _, rest = key.partition(":")
+    probe = PROBES.get(kind)
+    if probe is None:
+        return None  # nobody registered this kind: its waiters rely on notifications
     try:
-        return selectors.latest_seq(game_id=game_id)
+        return probe(rest)
+    finally:
+        connections.close_all()
+
+
+def _read_closed(read: Callable[[], T]) -> T:
+    try:
+        return read()
     finally:
         connections.close_all()
 
@@ -78,17 +110,35 @@ def _latest_released(game_id: Any) -> tuple[int, int]:
 # the test client's thread under WSGI, so tests see their own transaction).
 read_on_request_thread = sync_to_async(_read_released, thread_sensitive=True)
 # For the hub's own re-checks, which belong to no request: any pool thread.
-latest_any_thread = sync_to_async(_latest_released, thread_sensitive=False)
+probe_any_thread = sync_to_async(_probe_released, thread_sensitive=False)
+# For a stream's reads (an event-stream response outlives its request's thread): any pool
+# thread, the connection closed (given back to the pool) after each read.
+read_any_thread = sync_to_async(_read_closed, thread_sensitive=False)
 
 # A history body read after a notification serves the waiters woken with it for this long.
 SHARE_SECONDS = 0.5
+
+
+def release_request_thread() -> None:
+    """Let the idle thread Django's ASGI handler keeps for this request's sync code
+    (asgiref's ThreadSensitiveContext executor) end now instead of when the request
+    does. For an event stream, which runs for minutes on the event loop once its sync
+    work (auth, middleware) is done: called when its body starts. Should sync code of
+    the request run again (Django's `request_finished` when the stream ends), asgiref
+    starts a new thread for it then. A no-op outside such a context (WSGI, tests)."""
+    context = SyncToAsync.thread_sensitive_context.get(None)
+    if context is None:
+        return
+    executor = SyncToAsync.context_to_thread_executor.pop(context, None)
+    if executor is not None:
+        executor.shutdown(wait=False)
 
 
 # --- Waiters and the LISTEN connection ----------------------------------------------------
 
 
 class _Waiter:
-    """One waiting request: woken by a NOTIFY for its game, a changed last seq seen by
+    """One waiting request: woken by a NOTIFY for its key, a changed last seq seen by
     the re-check, or the listener's reconnection (notifications may have been lost)."""
 
     __slots__ = ("event",)
@@ -142,12 +192,12 @@ def _listen_params() -> dict[str, Any]:
 
 
 class Hub:
-    """Per event loop: the waiters by game id, the LISTEN task, a cap on the database
+    """Per event loop: the waiters by key, the LISTEN task, a cap on the database
     work that many waiters woken at once may do together."""
 
     def __init__(self) -> None:
         self.waiters: defaultdict[str, set[_Waiter]] = defaultdict(set)
-        # game id -> {what was asked: the answer being read, or just read}
+        # key -> {what was asked: the answer being read, or just read}
         self.bodies: dict[str, dict[Hashable, asyncio.Future[Any]]] = {}
         self.ready = asyncio.Event()
         self.postgres = _uses_postgres()
@@ -167,22 +217,22 @@ class Hub:
 
     # waiters
 
-    def subscribe(self, game_id: str) -> _Waiter:
+    def subscribe(self, key: str) -> _Waiter:
         waiter = _Waiter()
-        self.waiters[game_id].add(waiter)
+        self.waiters[key].add(waiter)
         return waiter
 
-    def unsubscribe(self, game_id: str, waiter: _Waiter) -> None:
-        waiters = self.waiters.get(game_id)
+    def unsubscribe(self, key: str, waiter: _Waiter) -> None:
+        waiters = self.waiters.get(key)
         if waiters is not None:
             waiters.discard(waiter)
             if not waiters:
-                del self.waiters[game_id]
-                self.bodies.pop(game_id, None)
+                del self.waiters[key]
+                self.bodies.pop(key, None)
 
-    def wake(self, game_id: str) -> None:
-        self.bodies.pop(game_id, None)  # read before this commit
-        for waiter in self.waiters.get(game_id, ()):
+    def wake(self, key: str) -> None:
+        self.bodies.pop(key, None)  # read before this commit
+        for waiter in self.waiters.get(key, ()):
             waiter.wake()
 
     def wake_all(self) -> None:
@@ -199,23 +249,24 @@ class Hub:
         return RECHECK_SECONDS
 
     async def _recheck(self) -> None:
-        """The safety net, and the only signal on SQLite: one small read per game with
-        waiters; a changed (deal, seq) wakes that game's waiters as a notification would."""
-        known: dict[str, tuple[int, int]] = {}
+        """The safety net, and the only signal on SQLite: one small read per key with
+        waiters (its probe); a changed value wakes that key's waiters as a notification
+        would."""
+        known: dict[str, Hashable] = {}
         while True:
             await asyncio.sleep(self.recheck_after())
-            for game_id in list(self.waiters):
+            for key in list(self.waiters):
                 try:
                     async with self.db_slots:
-                        now = await latest_any_thread(game_id)
+                        now = await probe_any_thread(key)
                 except DatabaseError as exc:
                     logger.warning("long-poll re-check failed: %s", exc)
                     continue
-                if known.get(game_id) != now:
-                    known[game_id] = now
-                    self.wake(game_id)
-            for game_id in set(known) - set(self.waiters):
-                del known[game_id]
+                if known.get(key) != now:
+                    known[key] = now
+                    self.wake(key)
+            for key in set(known) - set(self.waiters):
+                del known[key]
 
     async def wait_ready(self, timeout: float = READY_TIMEOUT) -> None:
         if self.postgres and not self.ready.is_set():
@@ -223,19 +274,28 @@ class Hub:
                 async with asyncio.timeout(timeout):
                     await self.ready.wait()
 
-    async def read_shared(self, game_id: str, ask: Hashable, read: Callable[[], T]) -> T:
-        """`read()` once for all the waiters of a game woken together and asking the same
+    async def read_shared(
+        self,
+        key: str,
+        ask: Hashable,
+        read: Callable[[], T],
+        *,
+        run: Callable[[Callable[[], T]], Awaitable[T]] | None = None,
+    ) -> T:
+        """`read()` once for all the waiters of a key woken together and asking the same
         thing (`ask`): a move wakes hundreds with one query set. A read is shared until
-        the next notification for the game, or SHARE_SECONDS."""
+        the next notification for the key, or SHARE_SECONDS. `run` runs the read (by
+        default on the request's thread; an event stream, which has given that thread
+        back, passes `read_any_thread`)."""
         loop = asyncio.get_running_loop()
         while True:
-            shared = self.bodies.setdefault(game_id, {})
+            shared = self.bodies.setdefault(key, {})
             future = shared.get(ask)
             if future is None:
                 future = shared[ask] = loop.create_future()
                 try:
                     async with self.db_slots:
-                        body = await read_on_request_thread(read)
+                        body = await (run or read_on_request_thread)(read)
                 except BaseException:
                     future.cancel()  # the others read for themselves
                     if shared.get(ask) is future:
@@ -275,7 +335,8 @@ class Hub:
                     delay = 0.5
                     while True:
                         async for notify in aconn.notifies(timeout=HEALTH_CHECK_SECONDS):
-                            self.wake(notify.payload)
+                            for key in notify.payload.split():
+                                self.wake(key)
                         await aconn.execute("SELECT 1")
             except asyncio.CancelledError:
                 raise
@@ -304,20 +365,20 @@ def hub() -> Hub:
 
 async def wait_for_news(
     *,
-    game_id: str,
+    key: str,
     ask: Hashable,
     seconds: float,
     read: Callable[[], T],
     is_news: Callable[[T], bool],
     is_final: Callable[[T], bool],
 ) -> T:
-    """`read()` at once, and again each time the game changes, until an answer
+    """`read()` at once, and again each time `key` is notified, until an answer
     `is_news`, or `is_final` (nothing more can come), or `seconds` pass; the last answer
     read. Reads run on the request's thread and give its connection back, so the
     request holds none while it waits."""
     hub_ = hub()
     # Subscribed before the first read, so a move committed after it is never missed.
-    waiter = hub_.subscribe(game_id)
+    waiter = hub_.subscribe(key)
     try:
         await hub_.wait_ready()
         answer = await read_on_request_thread(read)
@@ -328,11 +389,11 @@ async def wait_for_news(
         while (remaining := deadline - loop.time()) > 0:
             if not await waiter.wait(remaining):
                 break
-            answer = await hub_.read_shared(game_id, ask, read)
+            answer = await hub_.read_shared(key, ask, read)
             # A game can end without a move (its last human resigns): nothing more will
             # come then, so the wait ends too.
             if is_news(answer) or is_final(answer):
                 return answer
-        return await hub_.read_shared(game_id, ask, read)
+        return await hub_.read_shared(key, ask, read)
     finally:
-        hub_.unsubscribe(game_id, waiter)
+        hub_.unsubscribe(key, waiter)

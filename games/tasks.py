@@ -67,3 +67,20 @@ def expire_invitations() -> int:
     from games.services import invitations
 
     return invitations.invitations_expire()
+
+
+@shared_task(name="games.purge_events", autoretry_for=TRANSIENT, max_retries=3)
+def purge_events() -> int:
+    """Periodic (celery beat): delete feed events past EVENTS_TTL_DAYS and old tickets."""
+    from games.services import retention
+
+    return retention.events_purge()
+
+
+@shared_task(name="games.warn_deadlines", autoretry_for=TRANSIENT, max_retries=3)
+def warn_deadlines() -> int:
+    """Periodic (celery beat): tell each human whose turn times out soon (`deadline_soon`,
+    once per turn)."""
+    from games import services
+
+    return services.deadline_warnings_send()

@@ -31,4 +31,4 @@ class EventPayload(TypedDict):
     game: str
     created_at: str
     data: dict[str, Any]
-    player: str
+    player: str  # the recipient's id (players have UUIDs)

@@ -47,9 +47,29 @@ def _seconds(value: Any) -> float | None:
     return seconds if 0 <= seconds <= 30 else None  # out of range: let the API refuse it
 
 
+def _stream_seconds(value: Any) -> float | None:
+    """A valid `max_seconds` of the event stream (0 to 3600), as a number; else None."""
+    if isinstance(value, bool):
+        return None
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        return None
+    return seconds if 0 <= seconds <= 3600 else None
+
+
 @schemathesis.hook
 def before_call(ctx: Any, case: Any, kwargs: dict[str, Any]) -> None:
     """Every phase's requests pass here (the coverage phase skips the generation hooks)."""
     seconds = _seconds((case.query or {}).get("wait"))
     if seconds is not None and seconds > MAX_WAIT_SECONDS:
         case.query = {**case.query, "wait": MAX_WAIT_SECONDS}
+    if case.path.endswith("/events/stream"):
+        # The event stream lasts EVENTS_STREAM_MAX_SECONDS (minutes) unless told less:
+        # a valid `max_seconds` is kept short, a missing one added (an invalid one is
+        # left for the API to refuse). Its live behaviour is tested under uvicorn in
+        # tests/notifications/test_stream.py.
+        query = case.query or {}
+        lifetime = _stream_seconds(query.get("max_seconds"))
+        if "max_seconds" not in query or (lifetime is not None and lifetime > MAX_WAIT_SECONDS):
+            case.query = {**query, "max_seconds": MAX_WAIT_SECONDS}

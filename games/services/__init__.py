@@ -12,7 +12,12 @@ from games.services.invitations import invitation_accept, invitation_create, inv
 from games.services.lobby import Rematch, SeatSpec, game_create, game_join, game_rematch
 from games.services.moves import MoveOutcome, move_submit, move_submit_for_seat
 from games.services.side_effects import NOTIFY_CHANNEL
-from games.services.turns import ai_turn_play, timeout_turn_play, turns_sweep
+from games.services.turns import (
+    ai_turn_play,
+    deadline_warnings_send,
+    timeout_turn_play,
+    turns_sweep,
+)
 
 __all__ = [
     "NOTIFY_CHANNEL",
@@ -20,6 +25,7 @@ __all__ = [
     "Rematch",
     "SeatSpec",
     "ai_turn_play",
+    "deadline_warnings_send",
     "game_cancel",
     "game_create",
     "game_join",

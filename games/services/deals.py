@@ -12,6 +12,7 @@ from games.chain import chain_genesis
 from games.engine import DealResult, DealState, Rules, format_cards
 from games.engine.shuffle import commitment, face_up_card, new_seed
 from games.models import Deal, Game, GameStatus, Seat, SeatStatus
+from games.services import feed
 from games.services.game_row import game_touch
 from games.services.side_effects import queue_ai_turn_on_commit
 from players.models import Player
@@ -43,6 +44,7 @@ def deal_start(game: Game, *, leader: int | None) -> Deal:
         snapshot=state.to_dict(),
     )
     queue_ai_turn_on_commit(game, deal)
+    feed.turn_announce(game, deal)
     return deal
 
 
@@ -92,6 +94,7 @@ def seat_entrant(seat: Seat) -> Entrant | None:
 
 def deal_finished(game: Game, deal: Deal) -> Deal | None:
     """The match goes on with a new deal led by this deal's winner (returned), or ends."""
+    feed.deal_ended(game, deal)
     if target_reached(game):
         game_finish(game)
         return None
@@ -127,6 +130,7 @@ def game_finish(game: Game) -> None:
                 games_played=F("games_played") + 1,
                 games_won=F("games_won") + (1 if s.position == ranking[0] else 0),
             )
+    feed.game_ended(game)
     game_touch(game, "status", "ranking", "winner_seat", "finished_at")
 
 

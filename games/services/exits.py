@@ -18,6 +18,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.models import Deal, Game, GameStatus, Seat, SeatStatus
+from games.services import feed
 from games.services.deals import seat_entrant
 from games.services.game_row import game_locked, game_touch
 from games.services.invitations import invitations_cancel
@@ -86,6 +87,7 @@ def game_resign(*, game_id: uuid.UUID, player: Player) -> Game:
     seat.status = SeatStatus.RESIGNED
     seat.resigned_at = timezone.now()
     seat.save(update_fields=["status", "resigned_at"])
+    feed.seat_resigned(game, seat)
     # A loss, counted now: the match may go on for a long time without them.
     Player.objects.filter(pk=player.pk).update(games_played=F("games_played") + 1)
     if not humans_still_playing(game):
@@ -115,4 +117,5 @@ def game_abandon(game: Game) -> None:
     game.status = GameStatus.ABANDONED
     game.finished_at = timezone.now()
     invitations_cancel(game)
+    feed.game_abandoned(game)
     game_touch(game, "status", "finished_at")

@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.models import Game, GameStatus, Invitation, InvitationStatus, Visibility
+from games.services import feed
 from games.services.game_row import game_locked, game_touch
 from games.services.seating import seat_take
 from players.models import Player
@@ -64,10 +65,14 @@ def invitations_reserve(
 ) -> list[Invitation]:
     """Reserve `seats` (in order) for `invitees`: one pending invitation each."""
     expires_at = timezone.now() + invitation_ttl()
-    return Invitation.objects.bulk_create(
+    invitations = Invitation.objects.bulk_create(
         Invitation(game=game, seat=seat, invitee=invitee, invited_by=inviter, expires_at=expires_at)
         for invitee, seat in zip(invitees, seats, strict=False)
     )
+    # In a fixed order (by player), so two writers take the feeds' locks alike.
+    for invitation in sorted(invitations, key=lambda i: str(i.invitee_id)):
+        feed.invited(game, invitation)
+    return invitations
 
 
 @transaction.atomic
@@ -146,6 +151,7 @@ def invitation_accepted(game: Game, invitation: Invitation) -> None:
     invitation.status = InvitationStatus.ACCEPTED
     invitation.answered_at = timezone.now()
     invitation.save(update_fields=["status", "answered_at"])
+    feed.invitation_answered(game, invitation)
     seat = next(s for s in game.seats.all() if s.position == invitation.seat)
     seat_take(game, seat, invitation.invitee)
 
@@ -163,6 +169,7 @@ def invitation_decline(*, invitation_id: uuid.UUID, player: Player) -> Invitatio
     invitation.status = InvitationStatus.DECLINED
     invitation.answered_at = timezone.now()
     invitation.save(update_fields=["status", "answered_at"])
+    feed.invitation_answered(game, invitation)
     game_touch(game)
     return invitation
 

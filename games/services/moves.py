@@ -17,6 +17,7 @@ from games.chain import chain_next, move_canonical_json
 from games.engine import DealState, EngineError, Play, format_cards
 from games.errors import domain_error
 from games.models import Deal, Game, GameStatus, Move, SeatStatus
+from games.services import feed
 from games.services.deals import deal_finished, deal_score
 from games.services.exits import game_abandon, humans_still_playing
 from games.services.game_row import game_locked, game_touch
@@ -131,6 +132,7 @@ def move_apply(
             ),
         ),
     )
+    feed.move_made(game, deal, move)
     deal.chain_head = move.chain
     deal.seq = seq
     deal.turn = state.turn
@@ -151,6 +153,7 @@ def move_apply(
         return MoveOutcome(move=move, game=game, deal=deal, state=state, ended_deal=None)
     if not state.is_over:
         queue_ai_turn_on_commit(game, deal)
+        feed.turn_announce(game, deal)
         game_touch(game)
         return MoveOutcome(move=move, game=game, deal=deal, state=state, ended_deal=None)
     next_deal = deal_finished(game, deal)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.utils import timezone
 
 from games.models import Game, GameStatus, Seat, SeatStatus
+from games.services import feed
 from games.services.deals import deal_start
 from games.services.game_row import game_touch
 from players.models import Player
@@ -27,5 +28,6 @@ def game_start(game: Game) -> None:
     """Deal the first deal from a fresh secret seed; the seed's commitment is public."""
     game.status = GameStatus.ACTIVE
     game.started_at = timezone.now()
+    feed.game_started(game)
     deal_start(game, leader=None)
     game_touch(game, "status", "started_at", "current_deal_number")

@@ -3,6 +3,8 @@ next AI turn. Both happen only at commit (never for a write that rolls back)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.db import connection
 
 from games.dispatch import enqueue_on_commit
@@ -12,11 +14,18 @@ NOTIFY_CHANNEL = "pusoy_moves"
 
 
 def notify_waiters(game: Game) -> None:
-    """Wake long-polling clients in every web process. NOTIFY is transactional in
-    PostgreSQL: it is delivered at commit, and never for a rolled-back move."""
-    if connection.vendor == "postgresql":
+    """Wake the game's long-polling clients in every web process."""
+    notify_keys([f"game:{game.pk}"])
+
+
+def notify_keys(keys: Iterable[str]) -> None:
+    """Wake the waiters of `keys` (games.longpoll: `game:<uuid>`, `player:<id>`) in every
+    web process, with one notification. NOTIFY is transactional in PostgreSQL: it is
+    delivered at commit, and never for a write that rolls back."""
+    payload = " ".join(keys)
+    if payload and connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_notify(%s, %s)", [NOTIFY_CHANNEL, str(game.pk)])
+            cursor.execute("SELECT pg_notify(%s, %s)", [NOTIFY_CHANNEL, payload])
 
 
 def queue_ai_turn_on_commit(game: Game, deal: Deal) -> None:

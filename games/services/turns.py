@@ -10,6 +10,7 @@ import uuid
 from typing import NamedTuple
 
 from django.conf import settings
+from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
@@ -18,7 +19,11 @@ from games.dispatch import enqueue
 from games.engine import DealState, format_cards
 from games.engine import Move as EngineMove
 from games.models import Deal, GameStatus, Seat, SeatStatus
+from games.services import feed
+from games.services.game_row import game_locked
 from games.services.moves import move_submit_for_seat
+from notifications.models import Event
+from notifications.types import EventType
 
 logger = logging.getLogger(__name__)
 
@@ -127,3 +132,55 @@ def turns_sweep(*, now: dt.datetime | None = None) -> dict[str, int]:
     if requeued or timed_out:
         logger.info("sweep: re-queued %d AI turns, played %d expired turns", requeued, timed_out)
     return {"requeued": requeued, "timed_out": timed_out}
+
+
+def deadline_lead(turn_timeout: dt.timedelta) -> dt.timedelta:
+    """How long before a human's turn times out they are warned (`deadline_soon`):
+    DEADLINE_SOON_SECONDS, or half the turn's time when that is shorter."""
+    return min(dt.timedelta(seconds=settings.DEADLINE_SOON_SECONDS), turn_timeout / 2)
+
+
+def deadline_warnings_send(*, now: dt.datetime | None = None) -> int:
+    """Periodic: a `deadline_soon` event to each human whose turn times out within its
+    lead time (deadline_lead), once per turn; how many were sent."""
+    now = now or timezone.now()
+    latest_lead = dt.timedelta(seconds=settings.DEADLINE_SOON_SECONDS)
+    candidates = (
+        Deal.objects.filter(
+            finished_at__isnull=True,
+            turn__isnull=False,
+            turn_started_at__isnull=False,
+            game__status=GameStatus.ACTIVE,
+            game__turn_timeout__isnull=False,
+            number=F("game__current_deal_number"),
+        )
+        .annotate(deadline=F("turn_started_at") + F("game__turn_timeout"))
+        .filter(deadline__gt=now, deadline__lte=now + latest_lead)
+        .values_list("game_id", "number", "seq")
+    )
+    return sum(
+        deadline_warning_send(game_id=game_id, deal_number=number, expected_seq=seq, now=now)
+        for game_id, number, seq in list(candidates)
+    )
+
+
+@transaction.atomic
+def deadline_warning_send(
+    *, game_id: uuid.UUID, deal_number: int, expected_seq: int, now: dt.datetime
+) -> bool:
+    """Warn the human to play after move `expected_seq`, if their deadline is within its
+    lead time and they have not been warned for this turn (checked under the game's lock,
+    so two sweeps never warn twice)."""
+    game = game_locked(game_id)
+    if game.status != GameStatus.ACTIVE or game.current_deal_number != deal_number:
+        return False
+    deal = Deal.objects.get(game=game, number=deal_number)
+    deadline = feed.turn_deadline(game, deal)
+    if deal.seq != expected_seq or deadline is None or game.turn_timeout is None:
+        return False
+    if not now < deadline <= now + deadline_lead(game.turn_timeout):
+        return False
+    warned = Event.objects.filter(
+        game=game, type=EventType.DEADLINE_SOON, data__deal=deal_number, data__seq=expected_seq
+    ).exists()
+    return not warned and feed.deadline_soon(game, deal)

@@ -277,6 +277,16 @@ SPECTACULAR_SETTINGS = {
         "AiSeatTypeEnum": ["ai"],
         "EventTypeEnum": "notifications.types.EventType",
         "WebhookScopeEnum": "webhooks.models.WebhookScope",
+        "GameStartedEventTypeEnum": ["game_started"],
+        "YourTurnEventTypeEnum": ["your_turn"],
+        "MoveEventTypeEnum": ["move"],
+        "DealFinishedEventTypeEnum": ["deal_finished"],
+        "GameFinishedEventTypeEnum": ["game_finished"],
+        "InvitedEventTypeEnum": ["invited"],
+        "InvitationAnsweredEventTypeEnum": ["invitation_answered"],
+        "DeadlineSoonEventTypeEnum": ["deadline_soon"],
+        "ResignedEventTypeEnum": ["resigned"],
+        "AbandonedEventTypeEnum": ["abandoned"],
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
@@ -343,10 +353,29 @@ ABANDON_AFTER_TIMEOUTS = env.int("ABANDON_AFTER_TIMEOUTS", default=3)
 # A stored answer to an `Idempotency-Key` request (it holds the player's hand) is kept
 # this long, then purged; a retry after that is a new request.
 IDEMPOTENCY_KEY_TTL_HOURS = env.int("IDEMPOTENCY_KEY_TTL_HOURS", default=24)
+# The event feed (docs/api.md, "Events"): events are kept this many days, then purged;
+# a stream ticket is valid this many seconds; an event stream is closed after this many
+# seconds (the client reconnects with Last-Event-ID) and sends a keep-alive comment after
+# this many quiet seconds; a human is warned (`deadline_soon`) this many seconds before
+# their turn times out, or half the turn's time when that is shorter.
+EVENTS_TTL_DAYS = env.int("EVENTS_TTL_DAYS", default=90)
+STREAM_TICKET_SECONDS = env.int("STREAM_TICKET_SECONDS", default=60)
+EVENTS_STREAM_MAX_SECONDS = env.float("EVENTS_STREAM_MAX_SECONDS", default=300.0)
+EVENTS_STREAM_KEEPALIVE_SECONDS = env.float("EVENTS_STREAM_KEEPALIVE_SECONDS", default=15.0)
+DEADLINE_SOON_SECONDS = env.int("DEADLINE_SOON_SECONDS", default=60)
+SWEEP_INTERVAL_SECONDS = env.float("SWEEP_INTERVAL_SECONDS", default=10.0)
 CELERY_BEAT_SCHEDULE = {
     "sweep-turns": {
         "task": "games.sweep_turns",
-        "schedule": env.float("SWEEP_INTERVAL_SECONDS", default=10.0),
+        "schedule": SWEEP_INTERVAL_SECONDS,
+    },
+    "warn-deadlines": {
+        "task": "games.warn_deadlines",
+        "schedule": SWEEP_INTERVAL_SECONDS,
+    },
+    "purge-events": {
+        "task": "games.purge_events",
+        "schedule": 3600.0,
     },
     "purge-idempotency-keys": {
         "task": "games.purge_idempotency_keys",

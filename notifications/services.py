@@ -1,0 +1,117 @@
+"""Writes of the event feed: events emitted inside the transaction of the change they
+report (so an event exists iff its change committed), their recipients woken at commit;
+stream tickets issued and spent. (Old events are purged with the rest:
+games.services.retention.)"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import secrets
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.utils import timezone
+
+from games.models import Game
+from games.services.side_effects import NOTIFY_CHANNEL, notify_keys
+from notifications.models import Event, StreamTicket
+from notifications.types import EventType
+from players.models import Player
+from pusoy_api.domain_errors import DomainError, ErrorCode
+
+# The first key of the feeds' advisory locks (the second is the player id): keeps them
+# apart from any other advisory lock of the database.
+FEED_LOCK_SPACE = 0x6576  # "ev"
+
+
+def player_key(player_id: Any) -> str:
+    """The long-poll key (games.longpoll) of a player's feed."""
+    return f"player:{player_id}"
+
+
+def events_emit(
+    *,
+    game: Game,
+    type: EventType,
+    data: Mapping[str, Any],
+    recipients: Iterable[Any],
+) -> list[Event]:
+    """One event of `type` in the feed of each recipient (player ids; duplicates and
+    None ignored), written with the caller's transaction; their feed waiters wake when it
+    commits. Two queries whatever the number of recipients: the lock and NOTIFY, and one
+    INSERT."""
+    players = sorted({p for p in recipients if p is not None}, key=str)
+    if not players:
+        return []
+    _lock_feeds_and_notify(players)
+    now = timezone.now()
+    events = Event.objects.bulk_create(
+        Event(player_id=p, game=game, type=type, data=dict(data), created_at=now) for p in players
+    )
+    # webhooks: hand the committed events to webhooks.services (wired at merge)
+    return events
+
+
+def _lock_feeds_and_notify(players: list[Any]) -> None:
+    """Readers page through a feed by `id > since`, so a feed must never gain an id below
+    one already visible. Ids come from a sequence when rows are inserted, not when they
+    commit: two transactions writing to one player's feed (two of their games) could
+    commit in the other order and a reader between the commits would skip the first.
+    A transaction-scoped advisory lock per recipient (keyed by a hash of the id: a
+    collision only serializes two feeds), taken before the insert and in key order (so
+    writers never deadlock on it), makes one feed's writers insert and commit
+    one after the other. The NOTIFY of the same statement is delivered at commit."""
+    if connection.vendor != "postgresql":
+        notify_keys(player_key(p) for p in players)  # SQLite serializes every write anyway
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(pg_advisory_xact_lock(%s, h)), "
+            "pg_notify(%s, string_agg('player:' || p::text, ' ')) "
+            "FROM (SELECT p, hashtext(p::text) AS h FROM unnest(%s::uuid[]) AS p ORDER BY h) "
+            "AS recipients",
+            [FEED_LOCK_SPACE, NOTIFY_CHANNEL, [str(p) for p in players]],
+        )
+
+
+# --- Stream tickets ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class IssuedTicket:
+    ticket: str
+    expires_at: dt.datetime
+
+
+def _digest(ticket: str) -> str:
+    return hashlib.sha256(ticket.encode()).hexdigest()
+
+
+def stream_ticket_issue(*, player: Player) -> IssuedTicket:
+    """A single-use ticket for `GET events/stream?ticket=`, valid STREAM_TICKET_SECONDS."""
+    ticket = secrets.token_urlsafe(32)
+    expires_at = timezone.now() + dt.timedelta(seconds=settings.STREAM_TICKET_SECONDS)
+    StreamTicket.objects.create(digest=_digest(ticket), player=player, expires_at=expires_at)
+    return IssuedTicket(ticket, expires_at)
+
+
+@transaction.atomic
+def stream_ticket_spend(*, ticket: str) -> Player:
+    """The player a ticket was issued to; the ticket is spent. Refused (401
+    `invalid_ticket`) when unknown, spent already or expired."""
+    now = timezone.now()
+    found = (
+        StreamTicket.objects.select_for_update()
+        .select_related("player")
+        .filter(digest=_digest(ticket), used_at__isnull=True, expires_at__gt=now)
+        .first()
+    )
+    if found is None or not found.player.is_active:
+        raise DomainError(ErrorCode.INVALID_TICKET, "The ticket is unknown, used or expired.")
+    found.used_at = now
+    found.save(update_fields=["used_at"])
+    return found.player
