@@ -22,6 +22,7 @@ from notifications.models import Event, StreamTicket
 from notifications.types import EventType
 from players.models import Player
 from pusoy_api.domain_errors import DomainError, ErrorCode
+from webhooks.services import webhook_events_publish
 
 # The first key of the feeds' advisory locks (the second is the player id): keeps them
 # apart from any other advisory lock of the database.
@@ -42,8 +43,9 @@ def events_emit(
 ) -> list[Event]:
     """One event of `type` in the feed of each recipient (player ids; duplicates and
     None ignored), written with the caller's transaction; their feed waiters wake when it
-    commits. Two queries whatever the number of recipients: the lock and NOTIFY, and one
-    INSERT."""
+    commits, and the webhooks that want them get them (webhooks.services). Three queries
+    whatever the number of recipients: the lock and NOTIFY, one INSERT, and the webhooks'
+    read (plus their outbox INSERT when one matches)."""
     players = sorted({p for p in recipients if p is not None}, key=str)
     if not players:
         return []
@@ -52,7 +54,8 @@ def events_emit(
     events = Event.objects.bulk_create(
         Event(player_id=p, game=game, type=type, data=dict(data), created_at=now) for p in players
     )
-    # webhooks: hand the committed events to webhooks.services (wired at merge)
+    # In the same transaction: a webhook's outbox row exists exactly when its event does.
+    webhook_events_publish(events=[event.payload() for event in events])
     return events
 
 
