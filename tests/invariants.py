@@ -132,4 +132,4 @@ def assert_match_consistent(game: Game) -> None:
     out = io.StringIO()
     call_command("verify_game", str(game.pk), stdout=out)
     lines = out.getvalue().splitlines()
-    assert lines == [f"{game.pk} deal {d.number}: ok" for d in deals]
+    assert lines == [f"{game.pk} deal {d.number}: ok" for d in deals] + ["1 game verified"]

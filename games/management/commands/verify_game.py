@@ -39,4 +39,4 @@ class Command(BaseCommand):
             failed |= not all(a.ok for a in audits)
         if failed:
             raise CommandError("verification failed")
-        self.stdout.write(f"{len(game_ids)} games verified")
+        self.stdout.write(f"{len(game_ids)} game{'' if len(game_ids) == 1 else 's'} verified")
