@@ -1,6 +1,8 @@
 """Gunicorn settings for the web process, from the environment (used by serve.sh and Docker)."""
 
 import os
+import tempfile
+from pathlib import Path
 
 bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
 # ASGI workers: a long-polling `?wait=` request waits on the event loop, not on a thread.
@@ -11,3 +13,23 @@ graceful_timeout = 30
 keepalive = 5
 accesslog = "-"
 errorlog = "-"
+
+# Metrics from several worker processes (pusoy_api/metrics.py, docs/operations.md): each
+# worker writes its metrics to files in PROMETHEUS_MULTIPROC_DIR and /metrics sums them.
+# Set here, in the master, before any worker imports prometheus-client; a directory of
+# our own unless the deployment names one (emptied at start: old counts are not ours).
+os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="pusoy-metrics-web-"))
+
+
+def on_starting(server):
+    directory = Path(os.environ["PROMETHEUS_MULTIPROC_DIR"])
+    directory.mkdir(parents=True, exist_ok=True)
+    for stale in directory.glob("*.db"):
+        stale.unlink()
+
+
+def child_exit(server, worker):
+    from prometheus_client import multiprocess
+
+    # A dead worker's gauges (long-poll waiters, pool) stop counting; its counters stay.
+    multiprocess.mark_process_dead(worker.pid)

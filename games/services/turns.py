@@ -19,6 +19,7 @@ from games.engine import DealState, format_cards
 from games.engine import Move as EngineMove
 from games.models import Deal, GameStatus, Seat, SeatStatus
 from games.services.moves import move_submit_for_seat
+from pusoy_api import metrics
 
 logger = logging.getLogger(__name__)
 
@@ -70,9 +71,10 @@ def ai_turn_play(*, game_id: str | uuid.UUID, deal_number: int, expected_seq: in
     if level is None:
         return False
     view = DealState.from_dict(turn.deal.snapshot).view(turn.seat)
-    move = choose_move(
-        level, view, random.Random(), budget=Budget(seconds=settings.AI_EXPERT_SECONDS)
-    )
+    with metrics.ai_compute_timer(level):
+        move = choose_move(
+            level, view, random.Random(), budget=Budget(seconds=settings.AI_EXPERT_SECONDS)
+        )
     return _play_for_seat(turn, move, actor=f"ai:{level}")
 
 
