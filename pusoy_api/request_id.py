@@ -92,8 +92,13 @@ class RequestIdFilter(logging.Filter):
         install_record_factory()
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if not hasattr(record, "request_id"):
-            record.request_id = request_id_var.get() or NO_REQUEST
+        if getattr(record, "request_id", NO_REQUEST) == NO_REQUEST:
+            # Django logs a 4xx/5xx answer ("django.request") after the middleware has
+            # returned, with the request attached: its id is on it.
+            request = getattr(record, "request", None)
+            record.request_id = (
+                getattr(request, "request_id", None) or request_id_var.get() or NO_REQUEST
+            )
         return True
 
 
@@ -109,7 +114,7 @@ def request_id_middleware(get_response: Callable[[HttpRequest], Any]) -> Callabl
     if iscoroutinefunction(get_response):
 
         async def middleware(request: HttpRequest) -> HttpResponseBase:
-            rid = accepted(request.headers.get(HEADER))
+            rid = request.request_id = accepted(request.headers.get(HEADER))  # type: ignore[attr-defined]
             token = request_id_var.set(rid)
             try:
                 response = await get_response(request)
@@ -121,7 +126,7 @@ def request_id_middleware(get_response: Callable[[HttpRequest], Any]) -> Callabl
         return middleware
 
     def sync_middleware(request: HttpRequest) -> HttpResponseBase:
-        rid = accepted(request.headers.get(HEADER))
+        rid = request.request_id = accepted(request.headers.get(HEADER))  # type: ignore[attr-defined]
         token = request_id_var.set(rid)
         try:
             response = get_response(request)
