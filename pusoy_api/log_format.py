@@ -15,8 +15,8 @@ from typing import Any
 
 FORMATS = ("json", "plain")
 PLAIN = "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"
-# python-json-logger renames these record attributes to the keys log pipelines expect.
-JSON_FIELDS = "%(asctime)s %(levelname)s %(name)s %(request_id)s %(message)s"
+# The record attributes in a JSON line (renamed below to the keys log pipelines expect).
+JSON_FIELDS = "%(levelname)s %(name)s %(request_id)s %(message)s"
 
 
 def logging_config(*, log_format: str, level: str) -> dict[str, Any]:
@@ -25,7 +25,9 @@ def logging_config(*, log_format: str, level: str) -> dict[str, Any]:
         "json": {
             "()": "pythonjsonlogger.json.JsonFormatter",
             "fmt": JSON_FIELDS,
-            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+            "rename_fields": {"levelname": "level", "name": "logger"},
+            # ISO 8601 in UTC, under "time".
+            "timestamp": "time",
         },
     }
     return {

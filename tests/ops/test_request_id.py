@@ -137,7 +137,9 @@ def test_json_log_lines_carry_the_request_id():
     from pythonjsonlogger.json import JsonFormatter
 
     spec = config["formatters"]["json"]
-    handler.setFormatter(JsonFormatter(spec["fmt"], rename_fields=spec["rename_fields"]))
+    handler.setFormatter(
+        JsonFormatter(spec["fmt"], rename_fields=spec["rename_fields"], timestamp=spec["timestamp"])
+    )
     with request_id.bound("json-1"):
         record = logging.getLogger("tests.json").makeRecord(
             "tests.json", logging.WARNING, __file__, 1, "hello %s", ("world",), None
@@ -147,6 +149,7 @@ def test_json_log_lines_carry_the_request_id():
     assert line["message"] == "hello world"
     assert line["level"] == "WARNING"
     assert line["logger"] == "tests.json"
+    assert line["time"].endswith("+00:00")
 
 
 def test_django_request_warnings_carry_the_id_through_the_filter():
