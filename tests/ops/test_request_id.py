@@ -17,7 +17,7 @@ from games.services import moves as move_services
 from pusoy_api import request_id
 from pusoy_api.embedded import Runner
 from pusoy_api.log_format import logging_config
-from tests.api.helpers import client_for, create_game, state_of
+from tests.api.helpers import client_for, create_game, start_human_game, state_of
 
 HEX32 = re.compile(r"[0-9a-f]{32}")
 
@@ -69,8 +69,8 @@ def test_the_request_and_the_task_it_queues_log_with_its_id(monkeypatch, caplog)
     client = client_for("solo")
     game = create_game(client, [{"type": "human"}] + [{"type": "ai", "level": "random"}] * 3)
     state = state_of(client, game["id"])
-    while state["deal"]["turn"] != 0:  # the AIs led: their tasks ran with create's id
-        state = state_of(client, game["id"])
+    # The AIs that led have played already (tasks run eagerly after create's commit).
+    assert state["deal"]["turn"] == 0
     rid = f"move-{uuid.uuid4().hex[:8]}"
     caplog.set_level(logging.INFO, logger="tests.trace")
     caplog.clear()
@@ -195,3 +195,34 @@ def test_a_task_run_by_the_real_worker_logs_with_the_requests_id(celery_worker):
             break
         time.sleep(0.2)
     assert any("games.ai_move" in line and "succeeded" in line for line in lines), lines
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_async_view_logs_with_the_id(monkeypatch, caplog):
+    """The long-poll history view is async: the middleware runs on the event loop and
+    the view's reads in a thread; both see the id."""
+    from asgiref.sync import async_to_sync
+    from django.test import AsyncClient
+
+    from games import apis
+    from players.services import token_issue
+
+    game_id, clients = start_human_game(4)
+    original = apis.history_answer
+
+    def traced(**kwargs):
+        logging.getLogger("tests.trace").info("reading the history")
+        return original(**kwargs)
+
+    monkeypatch.setattr(apis, "history_answer", traced)
+    caplog.set_level(logging.INFO, logger="tests.trace")
+    token = token_issue(player=clients[0].player)
+    response = async_to_sync(AsyncClient().get)(
+        f"/api/v1/games/{game_id}/moves",
+        headers={"Authorization": f"Bearer {token}", "X-Request-ID": "async-1"},
+    )
+    assert response.status_code == 200, response.json()
+    assert response["X-Request-ID"] == "async-1"
+    traced_records = [r for r in caplog.records if r.name == "tests.trace"]
+    assert traced_records
+    assert {r.request_id for r in traced_records} == {"async-1"}
