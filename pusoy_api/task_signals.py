@@ -17,7 +17,11 @@ from typing import Any
 
 from celery import signals
 
-from pusoy_api import metrics, request_id
+from pusoy_api import request_id
+
+# pusoy_api.metrics (so prometheus-client) is imported at first use, never when this
+# package is: gunicorn's master imports the package before its config sets
+# PROMETHEUS_MULTIPROC_DIR, and prometheus-client picks its mode once, at import.
 
 logger = logging.getLogger(__name__)
 
@@ -26,12 +30,16 @@ logger = logging.getLogger(__name__)
 def _on_publish(headers: dict[str, Any] | None = None, **_: Any) -> None:
     if headers is None:
         return
+    from pusoy_api import metrics
+
     request_id.add_to_task_headers(headers)
     metrics.task_published(headers)
 
 
 @signals.task_prerun.connect
 def _on_prerun(task_id: str | None = None, task: Any = None, **_: Any) -> None:
+    from pusoy_api import metrics
+
     request_id.restore_for_task(task_id, task)
     metrics.task_started(task, task_id)
 
@@ -43,16 +51,22 @@ def _on_postrun(task_id: str | None = None, **_: Any) -> None:
 
 @signals.task_success.connect
 def _on_success(sender: Any = None, **_: Any) -> None:
+    from pusoy_api import metrics
+
     metrics.task_ended(sender, "success")
 
 
 @signals.task_failure.connect
 def _on_failure(sender: Any = None, **_: Any) -> None:
+    from pusoy_api import metrics
+
     metrics.task_ended(sender, "failure")
 
 
 @signals.task_retry.connect
 def _on_retry(sender: Any = None, **_: Any) -> None:
+    from pusoy_api import metrics
+
     metrics.task_ended(sender, "retry")
 
 
@@ -74,6 +88,8 @@ def _serve_worker_metrics(**_: Any) -> None:
         return
     from prometheus_client import REGISTRY, CollectorRegistry, start_http_server
 
+    from pusoy_api import metrics
+
     registry = REGISTRY
     if metrics.MULTIPROCESS:
         from prometheus_client import multiprocess
@@ -91,7 +107,7 @@ def _serve_worker_metrics(**_: Any) -> None:
 
 @signals.worker_process_shutdown.connect
 def _forget_child(pid: int | None = None, **_: Any) -> None:
-    if metrics.MULTIPROCESS:
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         from prometheus_client import multiprocess
 
         multiprocess.mark_process_dead(pid or os.getpid())

@@ -64,3 +64,26 @@ def test_processes_are_summed_and_a_dead_ones_gauges_drop_out(tmp_path):
     after = _run(SCRAPE, tmp_path, first)  # the first process died
     assert _value(after, "pusoy_longpoll_waiters") == 3
     assert _value(after, "pusoy_moves_total", actor="human", ai_level="") == 2
+
+
+def test_gunicorns_master_sets_the_directory_before_prometheus_client_is_imported():
+    """`gunicorn --config python:pusoy_api.gunicorn_conf` imports the package, then the
+    config that sets PROMETHEUS_MULTIPROC_DIR; prometheus-client picks its mode when it
+    is imported, so the package must not import it (workers would inherit the wrong one)."""
+    code = (
+        "import os, sys, shutil; import pusoy_api.gunicorn_conf as conf; "
+        "print('prometheus_client' in sys.modules, "
+        "bool(os.environ.get('PROMETHEUS_MULTIPROC_DIR'))); "
+        "shutil.rmtree(os.environ['PROMETHEUS_MULTIPROC_DIR'])"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PROMETHEUS_MULTIPROC_DIR"}
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    assert done.stdout.split() == ["False", "True"], done.stderr
