@@ -96,7 +96,7 @@ DB_POOL_EVENTS = Counter(
 )
 WEBHOOK_DELIVERIES = Counter(
     "pusoy_webhook_deliveries_total",
-    "Webhook delivery attempts, by outcome (e.g. delivered, failed, retried, gave_up).",
+    "Webhook delivery attempts, by outcome (delivered, failed, gave_up).",
     ["outcome"],
 )
 WEBHOOK_DELIVERY_SECONDS = Histogram(
@@ -133,10 +133,17 @@ def ai_compute_timer(level: str) -> Iterator[None]:
         AI_COMPUTE.labels(level).observe(time.perf_counter() - started)
 
 
+WEBHOOK_OUTCOMES = frozenset({"delivered", "failed", "gave_up"})
+
+
 def webhook_delivery_observed(outcome: str, seconds: float) -> None:
     """One webhook delivery attempt ended with `outcome` after `seconds`. Outcomes are a
-    small fixed set chosen by the webhooks app (delivered, failed, retried, gave_up);
-    the alert rules read `failed` and `gave_up` against the total."""
+    small fixed set: `delivered`, `failed` (to be retried), `gave_up` (the last attempt
+    failed); the alert rules read `failed` and `gave_up` against the total. Called by
+    the webhooks app once per attempt, whatever process runs it."""
+    if outcome not in WEBHOOK_OUTCOMES:  # a label value per typo would never be seen
+        logger.warning("unknown webhook delivery outcome %r counted as 'other'", outcome)
+        outcome = "other"
     WEBHOOK_DELIVERIES.labels(outcome).inc()
     WEBHOOK_DELIVERY_SECONDS.labels(outcome).observe(max(0.0, seconds))
 

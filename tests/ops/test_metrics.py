@@ -292,6 +292,10 @@ def test_webhook_deliveries_count_by_outcome():
         assert value(after, "pusoy_webhook_deliveries_total", outcome=outcome) == (
             value(before, "pusoy_webhook_deliveries_total", outcome=outcome) + 1
         )
+    metrics.webhook_delivery_observed("Delivered!", 0.1)  # not one of the set
+    assert value(scrape(Client()), "pusoy_webhook_deliveries_total", outcome="other") == (
+        value(after, "pusoy_webhook_deliveries_total", outcome="other") + 1
+    )
 
 
 def test_scraping_is_cheap_enough_to_repeat():
