@@ -351,6 +351,11 @@ class Hub:
 _hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()
 
 
+def waiting_count() -> int:
+    """Requests waiting in this process (long-polls and event streams), for the metrics."""
+    return sum(len(waiters) for h in list(_hubs.values()) for waiters in list(h.waiters.values()))
+
+
 def hub() -> Hub:
     """The hub of the running event loop, created (and its LISTEN started) on first use."""
     loop = asyncio.get_running_loop()

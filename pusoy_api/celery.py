@@ -26,3 +26,6 @@ app.conf.update(
     timezone="UTC",
 )
 app.autodiscover_tasks()
+
+# Request ids, queue wait and task outcomes ride on Celery signals (pusoy_api/task_signals.py).
+import pusoy_api.task_signals  # noqa: E402, F401

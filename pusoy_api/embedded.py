@@ -28,6 +28,8 @@ from celery import Task, current_app
 from django.conf import settings
 from django.db import close_old_connections, connections
 
+from pusoy_api import request_id
+
 logger = logging.getLogger(__name__)
 
 _runner: Runner | None = None
@@ -38,7 +40,9 @@ class Runner:
     """Task threads fed by a queue, and a thread that queues the beat schedule's tasks."""
 
     def __init__(self, *, workers: int, schedule: dict[str, dict[str, Any]]) -> None:
-        self.tasks: queue.SimpleQueue[tuple[Task, tuple[Any, ...]]] = queue.SimpleQueue()
+        self.tasks: queue.SimpleQueue[tuple[Task, tuple[Any, ...], str | None]] = (
+            queue.SimpleQueue()
+        )
         self.schedule = schedule
         # Daemon threads: a process that exits does not wait for a queue to drain; what
         # it drops is found again by the sweep.
@@ -56,14 +60,16 @@ class Runner:
             thread.start()
 
     def submit(self, task: Task, args: tuple[Any, ...]) -> None:
-        self.tasks.put((task, args))
+        # The queuing request's id goes along: the task's log lines carry it.
+        self.tasks.put((task, args, request_id.current()))
 
     def _work(self) -> None:
         while True:
-            task, args = self.tasks.get()
+            task, args, rid = self.tasks.get()
             close_old_connections()
             try:
-                task(*args)
+                with request_id.bound(rid):
+                    task(*args)
             except Exception:
                 logger.exception("embedded task %s%r failed", task.name, args)
             finally:

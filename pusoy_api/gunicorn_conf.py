@@ -1,6 +1,10 @@
 """Gunicorn settings for the web process, from the environment (used by serve.sh and Docker)."""
 
 import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
 
 bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
 # ASGI workers: a long-polling `?wait=` request waits on the event loop, not on a thread.
@@ -11,3 +15,37 @@ graceful_timeout = 30
 keepalive = 5
 accesslog = "-"
 errorlog = "-"
+
+# Metrics from several worker processes (pusoy_api/metrics.py, docs/operations.md): each
+# worker writes its metrics to files in PROMETHEUS_MULTIPROC_DIR and /metrics sums them.
+# Set here, in the master, before any worker imports prometheus-client (which picks its
+# mode once, at import: nothing the master imports before this may import it). A
+# directory of our own, removed at exit, unless the deployment names one; emptied at
+# start either way: old counts are not ours.
+_own_metrics_dir = "PROMETHEUS_MULTIPROC_DIR" not in os.environ
+if _own_metrics_dir:
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="pusoy-metrics-web-")
+
+
+def on_starting(server):
+    if "prometheus_client" in sys.modules:
+        server.log.warning(
+            "prometheus_client was imported before PROMETHEUS_MULTIPROC_DIR was set: "
+            "each worker's /metrics will show only its own numbers"
+        )
+    directory = Path(os.environ["PROMETHEUS_MULTIPROC_DIR"])
+    directory.mkdir(parents=True, exist_ok=True)
+    for stale in directory.glob("*.db"):
+        stale.unlink()
+
+
+def child_exit(server, worker):
+    from prometheus_client import multiprocess
+
+    # A dead worker's gauges (long-poll waiters, pool) stop counting; its counters stay.
+    multiprocess.mark_process_dead(worker.pid)
+
+
+def on_exit(server):
+    if _own_metrics_dir:
+        shutil.rmtree(os.environ["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)

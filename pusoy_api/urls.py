@@ -6,6 +6,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from .health import healthz
+from .metrics_http import metrics_view
 
 
 def same_origin_only(view):
@@ -27,6 +28,7 @@ def same_origin_only(view):
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("metrics", metrics_view, name="metrics"),
     path("admin/", admin.site.urls),
     path("api/v1/", include("players.urls")),
     path("api/v1/", include("games.urls")),

@@ -33,8 +33,12 @@ trap cleanup EXIT INT TERM
 
 if [ -n "${CELERY_BROKER_URL:-}" ]; then
   echo "==> starting Celery worker and beat on $CELERY_BROKER_URL"
+  # The worker's prefork children write metrics here; with CELERY_METRICS_PORT set the
+  # worker serves their sum (docs/operations.md). Emptied first: old counts are not ours.
+  worker_metrics="${TMPDIR:-/tmp}/pusoy-metrics-worker-$$"
+  rm -rf "$worker_metrics" && mkdir -p "$worker_metrics"
   # Prefork children keep one connection each; psycopg's pool does not survive fork.
-  DB_POOL_MAX_SIZE=0 CONN_MAX_AGE=60 \
+  PROMETHEUS_MULTIPROC_DIR="$worker_metrics" DB_POOL_MAX_SIZE=0 CONN_MAX_AGE=60 \
     celery -A pusoy_api worker --loglevel INFO --concurrency "${CELERY_CONCURRENCY:-2}" &
   pids+=($!)
   # Webhook deliveries have a worker of their own: a receiver that hangs holds one of

@@ -23,6 +23,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from notifications.types import EventPayload
+from pusoy_api import metrics
 from pusoy_api.domain_errors import DomainError, ErrorCode
 
 from . import addresses, queueing, schedule, signing
@@ -181,7 +182,20 @@ def _post(hook: Webhook, message: WebhookMessage) -> tuple[int | None, str]:
         return None, f"{type(exc).__name__}: {exc}"[:ERROR_MAX_LENGTH]
 
 
+# What an attempt's result counts as in the deliveries metric.
+_OBSERVED = {"delivered": "delivered", "retrying": "failed", "failed": "gave_up"}
+
+
 def message_deliver(*, message_id: int, attempt: int) -> str:
+    """`_message_deliver`, observed: the attempt's outcome and time in the metrics."""
+    started = time.monotonic()
+    outcome = _message_deliver(message_id=message_id, attempt=attempt)
+    if outcome in _OBSERVED:
+        metrics.webhook_delivery_observed(_OBSERVED[outcome], time.monotonic() - started)
+    return outcome
+
+
+def _message_deliver(*, message_id: int, attempt: int) -> str:
     """Make attempt `attempt` of a message: claim it, send it, log the attempt, then mark it
     delivered, schedule the next attempt, or give up (which may disable the webhook).
     Returns what happened: skipped, delivered, retrying or failed."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from functools import partial
 
 from django.db import transaction
 from django.utils import timezone
@@ -23,6 +24,7 @@ from games.services.exits import game_abandon, humans_still_playing
 from games.services.game_row import game_locked, game_touch
 from games.services.side_effects import queue_ai_turn_on_commit
 from players.models import Player
+from pusoy_api import metrics
 from pusoy_api.domain_errors import DomainError, ErrorCode
 
 
@@ -148,6 +150,7 @@ def move_apply(
         deal.finished_at = timezone.now()
         fields += ["places", "finished_at"]
     deal.save(update_fields=fields)
+    transaction.on_commit(partial(metrics.move_committed, actor))  # never a rolled-back move
     if _count_timeouts(game, seat, actor) and not humans_still_playing(game):
         game_abandon(game)  # nobody is left to play against: the match stops here
         return MoveOutcome(move=move, game=game, deal=deal, state=state, ended_deal=None)

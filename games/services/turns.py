@@ -24,6 +24,7 @@ from games.services.game_row import game_locked
 from games.services.moves import move_submit_for_seat
 from notifications.models import Event
 from notifications.types import EventType
+from pusoy_api import metrics
 
 logger = logging.getLogger(__name__)
 
@@ -75,9 +76,10 @@ def ai_turn_play(*, game_id: str | uuid.UUID, deal_number: int, expected_seq: in
     if level is None:
         return False
     view = DealState.from_dict(turn.deal.snapshot).view(turn.seat)
-    move = choose_move(
-        level, view, random.Random(), budget=Budget(seconds=settings.AI_EXPERT_SECONDS)
-    )
+    with metrics.ai_compute_timer(level):
+        move = choose_move(
+            level, view, random.Random(), budget=Budget(seconds=settings.AI_EXPERT_SECONDS)
+        )
     return _play_for_seat(turn, move, actor=f"ai:{level}")
 
 

@@ -14,6 +14,8 @@ from pathlib import Path
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
+from pusoy_api.log_format import logging_config
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 env = environ.Env()
@@ -61,6 +63,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "pusoy_api.request_id.request_id_middleware",
+    "pusoy_api.metrics_http.metrics_middleware",
     "pusoy_api.outages.OutageMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "pusoy_api.middleware.api_errors_as_json",
@@ -202,7 +206,7 @@ if WHITENOISE_USE_FINDERS:
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not DEBUG)
 # Load balancers probe health over plain HTTP.
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
 SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 31536000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not DEBUG)
 SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
@@ -432,11 +436,20 @@ else:
 # --- Logging -------------------------------------------------------------------------
 
 LOG_LEVEL = env.str("LOG_LEVEL", default="INFO")
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": LOG_LEVEL},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
-}
+# json for a log pipeline (the production default), plain for a terminal (pusoy_api/log_format.py).
+LOG_FORMAT = env.str("LOG_FORMAT", default="plain" if DEV_MODE else "json")
+if LOG_FORMAT not in ("json", "plain"):
+    raise ImproperlyConfigured(f"LOG_FORMAT is json or plain, not {LOG_FORMAT!r}")
+LOGGING = logging_config(log_format=LOG_FORMAT, level=LOG_LEVEL)
+
+# --- Metrics (pusoy_api/metrics.py, docs/operations.md) -------------------------------
+
+# Who may read /metrics: these networks, or a client sending `Authorization: Bearer
+# <METRICS_TOKEN>` when that is set. Addresses are REMOTE_ADDR: scrape the app directly.
+METRICS_ALLOWED_IPS = env.list("METRICS_ALLOWED_IPS", default=["127.0.0.1/32", "::1/128"])
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+# The port a Celery worker serves its own /metrics on; unset, it serves none.
+CELERY_METRICS_PORT = env.int("CELERY_METRICS_PORT", default=0)
+# Its address: loopback unless a scraper on another host (or container) needs it; that
+# endpoint has no token check, so open it to the monitoring network only.
+CELERY_METRICS_ADDR = env.str("CELERY_METRICS_ADDR", default="127.0.0.1")

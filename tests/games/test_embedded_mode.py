@@ -125,12 +125,12 @@ def test_the_post_queues_the_ai_turn_for_the_runner_instead_of_computing_it(monk
     seats = [{"type": "human"}] + [{"type": "ai", "level": "greedy"}] * 3
     game_id = create_game(ana, seats)["id"]
     while (current := state_of(ana, game_id))["deal"]["turn"] != current["seat"]:
-        task, args = runner.tasks.get_nowait()  # an AI leads: play it as the runner would
+        task, args, _ = runner.tasks.get_nowait()  # an AI leads: play it as the runner would
         task(*args)
     before = Move.objects.count()
     answer = play_one(ana, game_id, random.Random(4), current)
     assert Move.objects.count() == before + 1  # the human's move only
-    task, args = runner.tasks.get_nowait()
+    task, args, _ = runner.tasks.get_nowait()
     assert task.name == "games.ai_move"
     assert args == (game_id, 1, answer["move"]["seq"])
     assert runner.tasks.empty()

@@ -313,3 +313,22 @@ def test_a_recipient_that_is_no_players_id_reaches_only_scope_all_and_breaks_not
     event = {**event_payload(ana), "player": 12345}
     services.webhook_events_publish(events=[event])
     assert list(WebhookMessage.objects.values_list("webhook_id", flat=True)) == [everything.pk]
+
+
+def test_each_attempt_is_counted_in_the_metrics_by_outcome(receiver):
+    from prometheus_client import REGISTRY
+
+    def count(outcome: str) -> float:
+        return (
+            REGISTRY.get_sample_value("pusoy_webhook_deliveries_total", {"outcome": outcome}) or 0
+        )
+
+    ana = PlayerFactory(username="ana")
+    hook_for(ana, url=receiver.url)
+    services.webhook_events_publish(events=[event_payload(ana), event_payload(ana)])
+    first, second = WebhookMessage.objects.order_by("pk")
+    delivered, failed = count("delivered"), count("failed")
+    assert services.message_deliver(message_id=first.pk, attempt=1) == "delivered"
+    receiver.statuses = [500]
+    assert services.message_deliver(message_id=second.pk, attempt=1) == "retrying"
+    assert (count("delivered"), count("failed")) == (delivered + 1, failed + 1)
