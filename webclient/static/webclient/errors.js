@@ -44,6 +44,7 @@ const SENTENCES = {
   invalid_invitee: "You cannot invite yourself, a player twice, or more players than open seats.",
   rated_with_hints: "A game with hints cannot be rated.",
   hints_off: "This game was created without hints.",
+  invalid_ticket: "The live-updates ticket is spent or expired; reconnecting.",
   webhook_scope_forbidden: "Only staff may subscribe a webhook to every game.",
   webhook_limit_reached: "You have as many webhooks as allowed.",
   webhook_url_refused: "That webhook address is not allowed.",
