@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -173,26 +174,18 @@ def task_ended(task: Any, outcome: str) -> None:
 
 
 def _longpoll_waiters() -> int:
-    """The waiting clients of every long-poll hub of this process (one per event loop),
-    read from outside the hubs' loops: a copy, retried if a loop changed it meanwhile."""
-    try:
-        from games import longpoll
-    except ImportError:  # pragma: no cover - the app is always there
-        return 0
-    # The hub module may offer the count itself (the function to keep if the hubs change).
+    """The clients waiting in this process's long-poll hubs (long-polls and event streams).
+
+    Read from the module if this process has loaded it (a process that never served a
+    wait has none), not imported: the metrics sit below every app (import rules)."""
+    longpoll = sys.modules.get("games.longpoll")
     count = getattr(longpoll, "waiting_count", None)
-    if callable(count):
-        return int(count())
-    hubs = getattr(longpoll, "_hubs", None)
-    if hubs is None:
+    if not callable(count):
         return 0
     for _ in range(3):
         try:
-            return sum(
-                sum(len(waiters) for waiters in list(getattr(hub, "waiters", {}).values()))
-                for hub in list(hubs.values())
-            )
-        except RuntimeError:  # changed size during iteration
+            return int(count())
+        except RuntimeError:  # a hub's loop changed its waiters while we counted
             continue
     return 0
 
