@@ -42,8 +42,18 @@ if [ -n "${CELERY_BROKER_URL:-}" ]; then
     celery -A pusoy_api worker --loglevel INFO --concurrency "${CELERY_CONCURRENCY:-2}" &
   pids+=($!)
   # Webhook deliveries have a worker of their own: a receiver that hangs holds one of
-  # these for the HTTP timeouts, never an AI turn.
-  DB_POOL_MAX_SIZE=0 CONN_MAX_AGE=60 \
+  # these for the HTTP timeouts, never an AI turn. Its metrics (deliveries by outcome)
+  # are its own too: another directory, and WEBHOOK_METRICS_PORT (the AI worker has
+  # CELERY_METRICS_PORT; two workers cannot serve one port).
+  webhook_metrics="${TMPDIR:-/tmp}/pusoy-metrics-webhooks-$$"
+  rm -rf "$webhook_metrics" && mkdir -p "$webhook_metrics"
+  if [ -n "${WEBHOOK_METRICS_PORT:-}" ]; then
+    webhook_port=(CELERY_METRICS_PORT="$WEBHOOK_METRICS_PORT")
+  else
+    webhook_port=(-u CELERY_METRICS_PORT)
+  fi
+  env "${webhook_port[@]}" PROMETHEUS_MULTIPROC_DIR="$webhook_metrics" \
+    DB_POOL_MAX_SIZE=0 CONN_MAX_AGE=60 \
     celery -A pusoy_api worker --loglevel INFO --queues "${WEBHOOK_QUEUE:-webhooks}" \
     --concurrency "${WEBHOOK_CONCURRENCY:-4}" --hostname "webhooks@%h" &
   pids+=($!)
