@@ -62,6 +62,21 @@ def ms(values: list[float]) -> str:
     )
 
 
+def stop_group(process: subprocess.Popen) -> None:
+    """SIGTERM a process started with start_new_session=True and its children; SIGKILL
+    what is left after 20 s."""
+    if process.poll() is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(20)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(5)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -150,16 +165,8 @@ class Server:
         raise RuntimeError("gunicorn did not come up")
 
     def __exit__(self, *exc: object) -> None:
-        if self.proc is None or self.proc.poll() is not None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.proc.pid, signal.SIGTERM)
-        try:
-            self.proc.wait(20)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(5)
+        if self.proc is not None:
+            stop_group(self.proc)
 
     def worker_pids(self) -> list[int]:
         assert self.proc is not None

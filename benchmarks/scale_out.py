@@ -20,7 +20,6 @@ import contextlib
 import os
 import random
 import secrets
-import signal
 import subprocess
 import sys
 import tempfile
@@ -297,18 +296,8 @@ def main() -> None:
             )
     finally:
         for p in processes:
-            bench_stop(p)
+            bench.stop_group(p)
         bench.admin(f"DROP DATABASE IF EXISTS {bench.DB} WITH (FORCE)")
-
-
-def bench_stop(process: subprocess.Popen[bytes]) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGTERM)
-    try:
-        process.wait(20)
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
 
 
 if __name__ == "__main__":

@@ -490,7 +490,6 @@ class MovesApi(AsyncAPIView):
     """
 
     request_name = "Move"
-    MAX_WAIT_SECONDS = 30
 
     class FilterSerializer(QuerySerializer):
         deal = QueryIntegerField(
@@ -506,7 +505,7 @@ class MovesApi(AsyncAPIView):
         wait = serializers.FloatField(
             required=False,
             min_value=0,
-            max_value=30,
+            max_value=longpoll.MAX_WAIT_SECONDS,
             default=0,
             help_text="Hold the request up to this many seconds until a move after `since` "
             "(answers at once when the deal is over).",

@@ -351,6 +351,11 @@ class Hub:
 _hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()
 
 
+# The longest any request may be held waiting (moves and the event feed alike): short
+# enough for proxies' idle timeouts, long enough to make polling rare.
+MAX_WAIT_SECONDS = 30
+
+
 def waiting_count() -> int:
     """Requests waiting in this process (long-polls and event streams), for the metrics."""
     return sum(len(waiters) for h in list(_hubs.values()) for waiters in list(h.waiters.values()))

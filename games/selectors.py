@@ -232,11 +232,16 @@ def game_state_for_viewer(*, game: Game, viewer: Player) -> PlayerState | Specta
     )
 
 
+def turn_deadline(game: Game, deal: Deal) -> dt.datetime | None:
+    """When the seat to play runs out of time (games with a turn timeout, a turn to play)."""
+    if not game.turn_timeout or deal.turn is None or not deal.turn_started_at:
+        return None
+    return deal.turn_started_at + game.turn_timeout
+
+
 def _public_deal(game: Game, deal: Deal, source: DealState | PlayerView) -> dict[str, Any]:
     """The PublicDealView fields of the current deal, from its state or a seat's view."""
-    deadline = None
-    if game.turn_timeout and deal.turn is not None and deal.turn_started_at:
-        deadline = deal.turn_started_at + game.turn_timeout
+    deadline = turn_deadline(game, deal)
     return {
         **_table(source),
         "result": deal.outcome,

@@ -48,8 +48,6 @@ def feed_answer(*, player_id: Any, since: int) -> dict[str, Any]:
 
 
 class EventsApi(AsyncAPIView):
-    MAX_WAIT_SECONDS = 30
-
     class FilterSerializer(QuerySerializer):
         since = QueryIntegerField(
             required=False,
@@ -61,7 +59,7 @@ class EventsApi(AsyncAPIView):
         wait = serializers.FloatField(
             required=False,
             min_value=0,
-            max_value=30,
+            max_value=longpoll.MAX_WAIT_SECONDS,
             default=0,
             help_text="Hold the request up to this many seconds until an event after `since`.",
         )

@@ -13,6 +13,7 @@ import datetime as dt
 from typing import Any
 
 from games.models import Deal, Game, Invitation, Move, Seat, SeatStatus
+from games.selectors import turn_deadline
 
 # The module, not its names: notifications.services imports games.services.side_effects,
 # so either package may be the one imported first.
@@ -36,12 +37,6 @@ def _seat_to_play(game: Game, deal: Deal) -> Seat | None:
 
 def _iso(moment: dt.datetime | None) -> str | None:
     return moment.isoformat().replace("+00:00", "Z") if moment else None
-
-
-def turn_deadline(game: Game, deal: Deal) -> dt.datetime | None:
-    if game.turn_timeout is None or deal.turn_started_at is None:
-        return None
-    return deal.turn_started_at + game.turn_timeout
 
 
 def game_started(game: Game) -> None:
@@ -72,30 +67,22 @@ def move_made(game: Game, deal: Deal, move: Move) -> None:
 
 def turn_announce(game: Game, deal: Deal) -> None:
     """`your_turn` to the human now to play (nothing when an AI plays the seat)."""
-    seat = _seat_to_play(game, deal)
-    if seat is None:
-        return
-    notifications.events_emit(
-        game=game,
-        type=EventType.YOUR_TURN,
-        data={
-            "deal": deal.number,
-            "seq": deal.seq,
-            "seat": seat.position,
-            "deadline": _iso(turn_deadline(game, deal)),
-        },
-        recipients=[seat.player_id],
-    )
+    _to_seat_to_play(game, deal, EventType.YOUR_TURN)
 
 
 def deadline_soon(game: Game, deal: Deal) -> bool:
     """`deadline_soon` to the human to play; False if no human is to play."""
+    return _to_seat_to_play(game, deal, EventType.DEADLINE_SOON)
+
+
+def _to_seat_to_play(game: Game, deal: Deal, type: EventType) -> bool:
+    """An event about the turn to the human whose turn it is; False if none is."""
     seat = _seat_to_play(game, deal)
     if seat is None:
         return False
     notifications.events_emit(
         game=game,
-        type=EventType.DEADLINE_SOON,
+        type=type,
         data={
             "deal": deal.number,
             "seq": deal.seq,

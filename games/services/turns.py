@@ -19,6 +19,7 @@ from games.dispatch import enqueue
 from games.engine import DealState, format_cards
 from games.engine import Move as EngineMove
 from games.models import Deal, GameStatus, Seat, SeatStatus
+from games.selectors import turn_deadline
 from games.services import feed
 from games.services.game_row import game_locked
 from games.services.moves import move_submit_for_seat
@@ -177,7 +178,7 @@ def deadline_warning_send(
     if game.status != GameStatus.ACTIVE or game.current_deal_number != deal_number:
         return False
     deal = Deal.objects.get(game=game, number=deal_number)
-    deadline = feed.turn_deadline(game, deal)
+    deadline = turn_deadline(game, deal)
     if deal.seq != expected_seq or deadline is None or game.turn_timeout is None:
         return False
     if not now < deadline <= now + deadline_lead(game.turn_timeout):
