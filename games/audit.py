@@ -36,13 +36,20 @@ def deal_audit(game: Game, deal: Deal, *, previous: Deal | None) -> DealAudit:
     if not hmac.compare_digest(commitment(seed), deal.commitment):
         audit.problems.append("commitment is not the SHA-256 of the seed")
     hands, set_aside = deal_from_seed(seed, rules, game.num_seats)
-    if str(face_up_card(seed, rules, game.num_seats) or "") != deal.face_up_card:
+    face_up = face_up_card(seed, rules, game.num_seats)
+    if str(face_up or "") != deal.face_up_card:
         audit.problems.append("the face-up card is not the seed's 52nd card")
     if [[str(c) for c in h] for h in hands] != deal.hands or [str(c) for c in set_aside] != list(
         deal.set_aside
     ):
         audit.problems.append("the seed does not reproduce the stored hands")
-    state = DealState.new(rules, deal.hands, leader=deal.leader, set_aside=deal.set_aside)
+    state = DealState.new(
+        rules,
+        deal.hands,
+        leader=deal.leader,
+        set_aside=deal.set_aside,
+        face_up=face_up if face_up is not None and str(face_up) == deal.face_up_card else None,
+    )
     link = chain_genesis(deal.commitment)
     moves = list(Move.objects.filter(deal=deal).order_by("seq"))
     for expected_seq, move in enumerate(moves, start=1):

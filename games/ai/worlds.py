@@ -1,5 +1,6 @@
 """Sampling the hidden cards: hands for the opponents that agree with everything a seat
-sees (its own hand, the cards played, every seat's card count, the opening card).
+sees (its own hand, the cards played, every seat's card count, the opening card, and
+in 3-player deals the card dealt face up, which stays with its holder until played).
 
 The cards a seat has not seen are its unseen pool: 52 minus its hand minus the cards
 played. Each opponent gets a uniform random subset of the pool of its card count; what
@@ -55,17 +56,23 @@ class WorldSampler:
         self.opponents = [
             s for s in range(view.num_players) if s != view.seat and self.counts[s] > 0
         ]
-        self.forced: dict[int, int] = {}  # seat -> card index it must hold
+        self.forced: dict[int, int] = {}  # seat -> the cards it must hold (a mask)
         excluded = 0
         required = view.required_card
         if required is not None and view.turn is not None and view.turn != view.seat:
-            self.forced[view.turn] = required.index
+            self.forced[view.turn] = required.mask
             if required != view.rules.opening_card:
                 key = t.single_key[required.index]
                 for i in _indices(self.unseen):
                     if t.single_key[i] < key:
                         excluded |= 1 << i
-        self.forced_mask = sum(1 << i for i in self.forced.values())
+        face_up = view.face_up_card
+        seat = view.face_up_seat
+        if face_up is not None and seat in self.opponents and self.unseen & face_up.mask:
+            self.forced[seat] = self.forced.get(seat, 0) | face_up.mask
+        self.forced_mask = 0
+        for mask in self.forced.values():
+            self.forced_mask |= mask
         # Cards free to move between opponents (and the set-aside cards) in a world.
         self.free = self.unseen & ~excluded & ~self.forced_mask
         self.pool = _indices(self.free)
@@ -82,9 +89,9 @@ class WorldSampler:
         pool = self.pool[:]
         rng.shuffle(pool)
         need = {s: self.counts[s] for s in self.opponents}
-        for seat, index in self.forced.items():
-            hands[seat] |= 1 << index
-            need[seat] -= 1
+        for seat, mask in self.forced.items():
+            hands[seat] |= mask
+            need[seat] -= mask.bit_count()
         if self.avoid or self.avoid_strong:
             pool = self._deal_avoiding(pool, need, hands, rng)
         else:
@@ -144,9 +151,9 @@ class WorldSampler:
         hands = [0] * len(self.counts)
         hands[self.seat] = self.own
         need = {s: self.counts[s] for s in self.opponents}
-        for seat, index in self.forced.items():
-            hands[seat] |= 1 << index
-            need[seat] -= 1
+        for seat, mask in self.forced.items():
+            hands[seat] |= mask
+            need[seat] -= mask.bit_count()
         remaining = self.pool[:]
         order = self.opponents[:]
         rng.shuffle(order)

@@ -80,6 +80,11 @@ def public_fields(source: DealState | PlayerView) -> dict[str, Any]:
         "seq": source.seq,
         "is_over": source.is_over,
         "result": None if result is None else result.to_dict(),
+        "face_up_card": (
+            None
+            if source.face_up_card is None
+            else {"card": str(source.face_up_card), "seat": source.face_up_seat}
+        ),
     }
 
 
@@ -93,6 +98,7 @@ class DealState:
     __slots__ = (
         "_dealt",
         "_f",
+        "_face_up",
         "_finished",
         "_first_leader",
         "_history",
@@ -116,13 +122,16 @@ class DealState:
         *,
         leader: int | None = None,
         set_aside: Iterable[Card | str] | str = (),
+        face_up: Card | str | None = None,
     ) -> DealState:
         """A deal about to start.
 
         ``leader=None``: a first deal; the holder of the opening card leads and must
         include it, or, when the opening card was not dealt, the holder of the lowest
         card dealt leads and must include that card. ``leader=seat``: a later deal of a
-        match; that seat leads with any play.
+        match; that seat leads with any play. ``face_up``: a card of one of the hands
+        that was dealt face up (3 players, ``leftover: to-opening-holder``): every view
+        shows it and its holder.
         """
         rules = Rules.from_spec(rules)
         if not 2 <= len(hands) <= 4:
@@ -145,8 +154,14 @@ class DealState:
             raise _bad_hands("every hand needs at least one card")
         if leader is not None and (type(leader) is not int or not 0 <= leader < len(masks)):
             raise _bad_hands(f"no seat {leader!r} to lead")
+        face_up_mask = 0
+        if face_up is not None:
+            face_up_mask = Card.parse(face_up).mask
+            if not any(mask & face_up_mask for mask in masks):
+                raise _bad_hands(f"the face-up card {mask_text(face_up_mask)} is in no hand")
         self = cls.__new__(cls)
         self._setup(rules, masks, set_aside_mask, leader)
+        self._face_up = face_up_mask
         return self
 
     @classmethod
@@ -158,12 +173,14 @@ class DealState:
         *,
         leader: int | None = None,
     ) -> DealState:
-        """A deal dealt by the fair shuffle of ``shuffle.deal_from_seed``."""
-        from games.engine.shuffle import deal_from_seed
+        """A deal dealt by the fair shuffle of ``shuffle.deal_from_seed`` (with its
+        face-up card, if any)."""
+        from games.engine.shuffle import deal_from_seed, face_up_card
 
         rules = Rules.from_spec(rules)
         hands, set_aside = deal_from_seed(seed, rules, num_players)
-        return cls.new(rules, hands, leader=leader, set_aside=set_aside)
+        face_up = face_up_card(seed, rules, num_players)
+        return cls.new(rules, hands, leader=leader, set_aside=set_aside, face_up=face_up)
 
     def _setup(self, rules: Rules, hands: list[int], set_aside: int, leader: int | None) -> None:
         t = tables_for(rules)
@@ -228,6 +245,18 @@ class DealState:
     def leader(self) -> int | None:
         """The leader given for a later deal of a match, or None for a first deal."""
         return self._leader
+
+    @property
+    def face_up_card(self) -> Card | None:
+        """The card dealt face up (3 players, ``leftover: to-opening-holder``), or None."""
+        return cards_of(self._face_up)[0] if self._face_up else None
+
+    @property
+    def face_up_seat(self) -> int | None:
+        """The seat the face-up card was dealt to, or None."""
+        if not self._face_up:
+            return None
+        return next(s for s, hand in enumerate(self._initial) if hand & self._face_up)
 
     @property
     def opening_card(self) -> Card | None:
@@ -494,6 +523,8 @@ class DealState:
             seq=self.seq,
             is_over=self.is_over,
             result=self._result,
+            face_up_card=self.face_up_card,
+            face_up_seat=self.face_up_seat,
         )
 
     # ---------------------------------------------------------------- serialization
@@ -508,6 +539,7 @@ class DealState:
             "hands": [[str(c) for c in cards_of(h)] for h in self._initial],
             "set_aside": [str(c) for c in cards_of(self._set_aside)],
             "leader": self._leader,
+            **({"face_up": str(self.face_up_card)} if self._face_up else {}),
             "moves": [move_entry(seat, Move(mask)) for seat, mask in self._history],
             "state": {
                 "hands": [[str(c) for c in cards_of(h)] for h in self._f.hands],
@@ -523,6 +555,7 @@ class DealState:
             data["hands"],
             leader=data.get("leader"),
             set_aside=data.get("set_aside", ()),
+            face_up=data.get("face_up"),
         )
         for entry in data.get("moves", ()):
             if entry.get("pass"):
@@ -566,6 +599,10 @@ class PlayerView:
     seq: int
     is_over: bool
     result: DealResult | None
+    # 3 players, ``leftover: to-opening-holder``: the 52nd card, dealt face up, and who
+    # holds it (public: every seat saw it dealt).
+    face_up_card: Card | None = None
+    face_up_seat: int | None = None
 
     @property
     def is_my_turn(self) -> bool:

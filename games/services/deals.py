@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games.chain import chain_genesis
 from games.engine import DealResult, DealState, Rules, format_cards
-from games.engine.shuffle import commitment, face_up_card, new_seed
+from games.engine.shuffle import commitment, new_seed
 from games.models import Deal, Game, GameStatus, Seat, SeatStatus
 from games.services import feed
 from games.services.game_row import game_touch
@@ -25,7 +25,6 @@ def deal_start(game: Game, *, leader: int | None) -> Deal:
     rules = Rules.from_dict(game.rules)
     seed = new_seed()
     state = DealState.from_seed(rules, seed, game.num_seats, leader=leader)
-    face_up = face_up_card(seed, rules, game.num_seats)
     game.current_deal_number += 1
     now = timezone.now()
     deal_commitment = commitment(seed)
@@ -37,7 +36,7 @@ def deal_start(game: Game, *, leader: int | None) -> Deal:
         chain_head=chain_genesis(deal_commitment),
         hands=[format_cards(hand) for hand in state.initial_hands],
         set_aside=format_cards(state.set_aside),
-        face_up_card=str(face_up or ""),
+        face_up_card=str(state.face_up_card or ""),
         leader=leader,
         turn=state.turn,
         turn_started_at=now,

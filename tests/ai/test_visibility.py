@@ -45,8 +45,10 @@ def reachable_cards(value: object) -> Iterator[Card]:
 def test_the_view_given_to_a_bot_holds_no_other_hand(state: DealState) -> None:
     seat = state.turn
     view = state.view(seat)
-    visible = set(view.hand) | set(state.played_cards)
-    others = {c for s, hand in enumerate(state.hands) if s != seat for c in hand}
+    # The face-up card of a 3-player deal is public: everyone saw it dealt.
+    public = {state.face_up_card} if state.face_up_card is not None else set()
+    visible = set(view.hand) | set(state.played_cards) | public
+    others = {c for s, hand in enumerate(state.hands) if s != seat for c in hand} - public
     reachable = set(reachable_cards(view))
     assert reachable <= visible
     assert not reachable & others
@@ -59,26 +61,37 @@ def _same_view_other_hands(state: DealState, seat: int, rng: random.Random) -> D
     played_by = [0] * state.num_players
     for s, move in state.history:
         played_by[s] |= move.mask
-    hidden = [c for s, hand in enumerate(state.hands) if s != seat for c in hand]
-    rng.shuffle(hidden)
+    # Cards public to ``seat`` stay where they are: the card the leader must open with,
+    # and the face-up card of a 3-player deal.
+    fixed: dict[int, list[Card]] = {s: [] for s in range(state.num_players)}
     required = state.required_card
     if required is not None and state.turn != seat:
-        hidden.remove(required)
-        hidden.insert(0, required)  # the leader keeps the card it must open with
+        fixed[state.turn].append(required)
+    face_up = state.face_up_card
+    if (
+        face_up is not None
+        and state.face_up_seat != seat
+        and face_up in state.hands[state.face_up_seat]
+    ):
+        fixed[state.face_up_seat].append(face_up)
+    pinned = {c for cards in fixed.values() for c in cards}
+    hidden = [c for s, hand in enumerate(state.hands) if s != seat for c in hand if c not in pinned]
+    rng.shuffle(hidden)
     hands = []
     at = 0
-    order = [state.turn] + [s for s in range(state.num_players) if s != state.turn]
     current: dict[int, list[Card]] = {}
-    for s in order:
+    for s in range(state.num_players):
         if s == seat:
             current[s] = list(state.hands[s])
             continue
-        k = len(state.hands[s])
-        current[s] = hidden[at : at + k]
+        k = len(state.hands[s]) - len(fixed[s])
+        current[s] = fixed[s] + hidden[at : at + k]
         at += k
     for s in range(state.num_players):
         hands.append([*current[s], *cards_of(played_by[s])])
-    other = DealState.new(state.rules, hands, leader=state.leader, set_aside=state.set_aside)
+    other = DealState.new(
+        state.rules, hands, leader=state.leader, set_aside=state.set_aside, face_up=face_up
+    )
     for s, move in state.history:
         other.apply(move, s)
     return other
@@ -122,6 +135,9 @@ def test_sampled_worlds_agree_with_everything_public(state: DealState, seed: int
                 assert not hand & known
         if view.required_card is not None and view.turn != seat:
             assert hands[view.turn] & view.required_card.mask
+        face_up = view.face_up_card
+        if face_up is not None and view.face_up_seat != seat and face_up not in view.played_cards:
+            assert hands[view.face_up_seat] & face_up.mask  # the face-up card stays put
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -163,3 +179,25 @@ def test_the_true_hands_explain_heuristic_opponents(spec: object) -> None:
         sampled_total += model.mismatches(WorldSampler(view).sample(rng))
     assert true_total == 0
     assert sampled_total > 0
+
+
+def test_sampled_worlds_give_the_face_up_card_to_its_holder() -> None:
+    """3 players: everyone saw the 52nd card dealt face up, so no world moves it."""
+    rules = Rules.from_spec("philippine")
+    checked = 0
+    for n in range(20):
+        state = DealState.from_seed(rules, bytes([n]) * 32, 3)
+        holder = state.face_up_seat
+        card = state.face_up_card
+        assert holder is not None
+        assert card is not None
+        seat = next(s for s in range(3) if s != holder)
+        view = state.view(seat)
+        sampler = WorldSampler(view)
+        rng = random.Random(n)
+        for _ in range(20):
+            assert sampler.sample(rng)[holder] & card.mask
+            hands = sampler.sample_by_seat(rng, lambda s, h: 0, 3)
+            assert hands[holder] & card.mask
+        checked += 1
+    assert checked == 20
