@@ -8,7 +8,9 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import secrets
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,7 +19,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from games.models import Game
-from games.services.side_effects import NOTIFY_CHANNEL, notify_keys
+from games.services.side_effects import NOTIFY_CHANNEL, notifies_gathered, notify_keys
 from notifications.models import Event, StreamTicket
 from notifications.types import EventType
 from players.models import Player
@@ -34,32 +36,80 @@ def player_key(player_id: Any) -> str:
     return f"player:{player_id}"
 
 
+@dataclass(frozen=True)
+class _Emitted:
+    game: Game
+    type: EventType
+    data: dict[str, Any]
+    players: list[Any]
+
+
+# The events of a write being gathered (``events_batched``), or None: written at once.
+_batch: ContextVar[list[_Emitted] | None] = ContextVar("events_batch", default=None)
+
+
 def events_emit(
     *,
     game: Game,
     type: EventType,
     data: Mapping[str, Any],
     recipients: Iterable[Any],
-) -> list[Event]:
+) -> None:
     """One event of `type` in the feed of each recipient (player ids; duplicates and
     None ignored), written with the caller's transaction; their feed waiters wake when it
-    commits, and the webhooks that want them get them (webhooks.services). Three queries
-    whatever the number of recipients: the lock and NOTIFY, one INSERT, and the webhooks'
-    read (plus their outbox INSERT when one matches)."""
+    commits, and the webhooks that want them get them (webhooks.services). Inside
+    ``events_batched`` the event is written with the batch's others at its end."""
     players = sorted({p for p in recipients if p is not None}, key=str)
     if not players:
-        return []
-    _lock_feeds_and_notify(players)
+        return
+    emitted = _Emitted(game, type, dict(data), players)
+    batch = _batch.get()
+    if batch is not None:
+        batch.append(emitted)
+        return
+    _events_write([emitted], [])
+
+
+@contextmanager
+def events_batched() -> Iterator[None]:
+    """Gather the events a write emits, and the wake-ups it sends, and write them at the
+    end (still inside the caller's transaction) in three queries whatever their number:
+    the feeds' locks with one NOTIFY for everything, one INSERT, the webhooks' read (plus
+    their outbox INSERT when one matches). A move emits `move`, `your_turn`, and at a
+    deal's end more: one round trip each would be most of a move's cost. Nested: the
+    outer batch writes them. Usable as a decorator."""
+    if _batch.get() is not None:
+        yield
+        return
+    batch: list[_Emitted] = []
+    with notifies_gathered() as keys:
+        token = _batch.set(batch)
+        try:
+            yield
+        finally:
+            _batch.reset(token)
+        if batch:
+            _events_write(batch, keys)
+
+
+def _events_write(batch: list[_Emitted], keys: list[str]) -> None:
+    """Write the events of ``batch`` in emission order (ids rise in that order), waking
+    their recipients' feed waiters and ``keys`` (which it empties) with one NOTIFY."""
+    players = sorted({p for emitted in batch for p in emitted.players}, key=str)
+    extra = [*dict.fromkeys(keys)]
+    keys.clear()
+    _lock_feeds_and_notify(players, extra)
     now = timezone.now()
     events = Event.objects.bulk_create(
-        Event(player_id=p, game=game, type=type, data=dict(data), created_at=now) for p in players
+        Event(player_id=p, game=e.game, type=e.type, data=e.data, created_at=now)
+        for e in batch
+        for p in e.players
     )
     # In the same transaction: a webhook's outbox row exists exactly when its event does.
     webhook_events_publish(events=[event.payload() for event in events])
-    return events
 
 
-def _lock_feeds_and_notify(players: list[Any]) -> None:
+def _lock_feeds_and_notify(players: list[Any], keys: list[str]) -> None:
     """Readers page through a feed by `id > since`, so a feed must never gain an id below
     one already visible. Ids come from a sequence when rows are inserted, not when they
     commit: two transactions writing to one player's feed (two of their games) could
@@ -67,17 +117,18 @@ def _lock_feeds_and_notify(players: list[Any]) -> None:
     A transaction-scoped advisory lock per recipient (keyed by a hash of the id: a
     collision only serializes two feeds), taken before the insert and in key order (so
     writers never deadlock on it), makes one feed's writers insert and commit
-    one after the other. The NOTIFY of the same statement is delivered at commit."""
+    one after the other. The NOTIFY of the same statement (the feeds' keys and ``keys``)
+    is delivered at commit."""
     if connection.vendor != "postgresql":
-        notify_keys(player_key(p) for p in players)  # SQLite serializes every write anyway
+        notify_keys([*keys, *(player_key(p) for p in players)])  # SQLite serializes writes
         return
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT count(pg_advisory_xact_lock(%s, h)), "
-            "pg_notify(%s, string_agg('player:' || p::text, ' ')) "
+            "pg_notify(%s, concat_ws(' ', %s, string_agg('player:' || p::text, ' '))) "
             "FROM (SELECT p, hashtext(p::text) AS h FROM unnest(%s::uuid[]) AS p ORDER BY h) "
             "AS recipients",
-            [FEED_LOCK_SPACE, NOTIFY_CHANNEL, [str(p) for p in players]],
+            [FEED_LOCK_SPACE, NOTIFY_CHANNEL, " ".join(keys) or None, [str(p) for p in players]],
         )
 
 

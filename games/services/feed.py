@@ -10,6 +10,7 @@ move (the cards played)."""
 from __future__ import annotations
 
 import datetime as dt
+from contextlib import AbstractContextManager
 from typing import Any
 
 from games.models import Deal, Game, Invitation, Move, Seat, SeatStatus
@@ -19,6 +20,12 @@ from games.selectors import turn_deadline
 # so either package may be the one imported first.
 from notifications import services as notifications
 from notifications.types import EventType
+
+
+def batched() -> AbstractContextManager[None]:
+    """The events (and wake-ups) of one write, written together at its end
+    (notifications.services.events_batched)."""
+    return notifications.events_batched()
 
 
 def _humans(game: Game) -> list[Any]:

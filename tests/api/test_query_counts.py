@@ -74,8 +74,10 @@ def test_queries_per_request_are_the_same_early_and_late_in_a_deal():
     assert late == early
     # Pinned, so that a change that adds a round trip shows up here: auth 1; the game and
     # its seats 2; then the deal, its moves, or for a move: the lock, the deal, the move
-    # row, the deal and game updates, the NOTIFY (test transactions add savepoints); and
-    # the feed's events, three queries each whatever the number of recipients (the feeds'
-    # locks with their NOTIFY, one INSERT, the read of webhooks that may want them):
-    # `move` to every human, `your_turn` to the next.
-    assert early == {"state": 4, "history": 5, "history_since": 5, "move": 16}
+    # row, the deal and game updates (test transactions add savepoints); and the write's
+    # events, gathered (notifications.services.events_batched) and written in three
+    # queries whatever their number and recipients: the feeds' locks with the one NOTIFY
+    # of the write (the game's waiters too), one INSERT, the read of webhooks that may
+    # want them (`move` to every human and `your_turn` to the next: 16 queries when each
+    # event was written on its own).
+    assert early == {"state": 4, "history": 5, "history_since": 5, "move": 12}
