@@ -4,11 +4,16 @@ Deal ``d`` is dealt from a seed derived from the arena seed and ``d``, and playe
 per seat rotation (so ``games`` deals are ``games / players`` distinct deals, each played
 with the levels rotated through every seat): every level plays every seat position
 equally, and luck of the cards cancels between levels. Deals run in worker processes.
+
+A seat is a level name (``expert``), a level with its own time budget in milliseconds
+(``expert@1000``: two budgets at one table), or, for benchmarks, a bot importable as
+``module:function`` taking ``(view, rng)`` (a frozen copy of an older bot, say).
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib
 import math
 import multiprocessing
 import random
@@ -17,9 +22,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from games.ai import LEVELS, Budget, choose_move
+from games.engine.moves import Move
 from games.engine.rules import Rules
 from games.engine.scoring import deal_payments
-from games.engine.state import DealState
+from games.engine.state import DealState, PlayerView
+
+Bot = Callable[[PlayerView, random.Random], Move]
 
 
 @dataclass(frozen=True)
@@ -77,11 +85,39 @@ def rotation(seats: Sequence[str], index: int) -> tuple[str, ...]:
     return tuple(seats[(s - shift) % n] for s in range(n))
 
 
+def seat_bot(seat: str, budget: Budget) -> Bot:
+    """The bot a seat spec names (module doc); ValueError for an unknown one."""
+    if ":" in seat:
+        module, _, name = seat.partition(":")
+        try:
+            found = getattr(importlib.import_module(module), name)
+        except (ImportError, AttributeError) as error:
+            raise ValueError(f"no bot {seat!r}: {error}") from None
+        if not callable(found):
+            raise ValueError(f"no bot {seat!r}: not a function")
+        bot: Bot = found
+        return bot
+    level, at, ms = seat.partition("@")
+    if level not in LEVELS:
+        raise ValueError(f"unknown AI level {level!r}; known: {', '.join(LEVELS)}")
+    if at:
+        try:
+            budget = Budget(seconds=float(ms) / 1000, iterations=budget.iterations)
+        except ValueError:
+            raise ValueError(f"bad budget in {seat!r}: milliseconds > 0 after '@'") from None
+
+    def move(view: PlayerView, rng: random.Random) -> Move:
+        return choose_move(level, view, rng, budget=budget)
+
+    return move
+
+
 def play_deal(task: tuple[int, tuple[str, ...], Rules, str, Budget]) -> DealOutcome:
     """Play game ``index`` to its end (a first deal: the opening card leads)."""
     index, seats, rules, seed, budget = task
     n = len(seats)
     levels = rotation(seats, index)
+    bots = {level: seat_bot(level, budget) for level in set(levels)}
     state = DealState.from_seed(rules, deal_seed(seed, index // n), n)
     rng = random.Random(f"{seed}:{index}")
     times: dict[str, list[float]] = {level: [] for level in set(levels)}
@@ -90,7 +126,7 @@ def play_deal(task: tuple[int, tuple[str, ...], Rules, str, Budget]) -> DealOutc
         assert seat is not None
         view = state.view(seat)
         start = time.perf_counter()
-        move = choose_move(levels[seat], view, rng, budget=budget)
+        move = bots[levels[seat]](view, rng)
         times[levels[seat]].append(time.perf_counter() - start)
         state.apply(move)
     result = state.result
@@ -188,12 +224,11 @@ def run_arena(
     seats = tuple(seats)
     if not 2 <= len(seats) <= 4:
         raise ValueError("an arena needs 2 to 4 seats")
-    for level in seats:
-        if level not in LEVELS:
-            raise ValueError(f"unknown AI level {level!r}; known: {', '.join(LEVELS)}")
     if games < 1:
         raise ValueError("games must be at least 1")
     budget = budget or Budget()
+    for level in seats:
+        seat_bot(level, budget)  # an unknown seat fails here, not in a worker
     tasks = [(i, seats, rules, seed, budget) for i in range(games)]
     start = time.perf_counter()
     outcomes: list[DealOutcome] = []
@@ -226,17 +261,18 @@ def run_arena(
 
 def format_report(report: ArenaReport) -> str:
     budget = ""
-    if "expert" in report.seats:
+    if any(s.startswith("expert") for s in report.seats):
         budget = f"expert budget {report.budget.seconds * 1000:g} ms"
         if report.budget.iterations is not None:
             budget += f" / {report.budget.iterations} rollouts"
         budget += ", "
+    w = max(10, *(len(s.level) for s in report.levels))
     lines = [
         f"{report.games} deals, rules {report.rules.to_spec()!r}, "
         f"seats {','.join(report.seats)} (rotated), {budget}"
         f"seed {report.seed!r}, {report.workers} worker(s), {report.seconds:.1f} s",
         "",
-        f"{'level':<10} {'seats':>5} {'wins':>5}  {'win share [95% CI]':<24} {'fair':>6}"
+        f"{'level':<{w}} {'seats':>5} {'wins':>5}  {'win share [95% CI]':<24} {'fair':>6}"
         f"  {'game points/seat [95% CI]':<28}  {'payment/seat [95% CI]':<28}",
     ]
     for s in report.levels:
@@ -244,18 +280,18 @@ def format_report(report: ArenaReport) -> str:
         plo, phi = s.mean_points_ci
         qlo, qhi = s.mean_payment_ci
         lines.append(
-            f"{s.level:<10} {s.seats:>5} {s.wins:>5}  "
+            f"{s.level:<{w}} {s.seats:>5} {s.wins:>5}  "
             f"{s.win_share:6.1%} [{lo:6.1%}, {hi:6.1%}]   {s.fair_share:6.1%}"
             f"  {s.mean_points:6.3f} [{plo:6.3f}, {phi:6.3f}]"
             f"  {s.mean_payment:+7.3f} [{qlo:+7.3f}, {qhi:+7.3f}]"
         )
     lines += [
         "",
-        f"{'level':<10} {'moves':>7} {'p50 ms':>8} {'p95 ms':>8} {'mean ms':>8}",
+        f"{'level':<{w}} {'moves':>7} {'p50 ms':>8} {'p95 ms':>8} {'mean ms':>8}",
     ]
     for s in report.levels:
         lines.append(
-            f"{s.level:<10} {s.moves:>7} {s.move_ms_p50:8.2f} {s.move_ms_p95:8.2f}"
+            f"{s.level:<{w}} {s.moves:>7} {s.move_ms_p50:8.2f} {s.move_ms_p95:8.2f}"
             f" {s.move_ms_mean:8.2f}"
         )
     return "\n".join(lines)

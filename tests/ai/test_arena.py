@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from games.ai import Budget
 from games.ai.arena import format_report, rotation, run_arena, wilson
@@ -67,3 +70,49 @@ def test_ai_arena_command() -> None:
     assert "win share" in done.stdout
     assert "random" in done.stdout
     assert "greedy" in done.stdout
+
+
+def test_seats_name_budgets_and_importable_bots() -> None:
+    """``expert@ms`` gives one seat its own budget; ``module:function`` seats a bot that is
+    not a level (the frozen heuristic of the points benchmark). Each level is reported
+    under its own name, and a copy of the heuristic plays exactly as the heuristic."""
+    frozen = "benchmarks.frozen.heuristic_2026_11:heuristic_move"
+    report = run_arena(
+        ["expert@30", "expert@10", frozen, "heuristic"],
+        8,
+        Rules.from_spec("philippine"),
+        seed="seats",
+        budget=Budget(seconds=5.0),
+        workers=1,
+    )
+    names = [s.level for s in report.levels]
+    assert names == ["expert@30", "expert@10", frozen, "heuristic"]
+    assert sum(s.wins for s in report.levels) == 8
+    slow = next(s for s in report.levels if s.level == "expert@30")
+    assert slow.move_ms_p95 < 1000  # 30 ms, not the 5 s default, bounds its moves
+    with pytest.raises(ValueError, match="unknown AI level"):
+        run_arena(["wizard", "heuristic"], 2, Rules.from_spec("philippine"), workers=1)
+    with pytest.raises(ValueError, match="bad budget"):
+        run_arena(["expert@fast", "heuristic"], 2, Rules.from_spec("philippine"), workers=1)
+    with pytest.raises(ValueError, match="no bot"):
+        run_arena(["benchmarks.nowhere:bot", "heuristic"], 2, Rules.from_spec("philippine"))
+
+
+def test_the_frozen_heuristic_is_the_heuristic_where_points_do_not_count() -> None:
+    """Under ``deuces-double`` today's heuristic only changed how it goes out, so the
+    copy (the yardstick) and the level agree on positions that do not end a deal."""
+    from benchmarks.frozen.heuristic_2026_11 import heuristic_move as frozen_move
+    from games.ai import choose_move
+    from tests.ai.helpers import random_position
+
+    agree = 0
+    for seed in range(60):
+        state = random_position("philippine", 4, seed, seed % 40)
+        view = state.view(state.turn)
+        if len(view.hand) <= 5:
+            continue
+        assert choose_move("heuristic", view, random.Random(0)) == frozen_move(
+            view, random.Random(0)
+        )
+        agree += 1
+    assert agree > 30

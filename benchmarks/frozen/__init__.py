@@ -1,0 +1,1 @@
+"""Frozen copies of bots: the yardsticks benchmarks measure today's bots against."""
