@@ -21,6 +21,7 @@ from games.ai.plan import five_candidates, plan
 from games.ai.worlds import WorldSampler
 from games.engine.fast import PASS_PLAY, FastPlay, FastState, five_kind, play_size
 from games.engine.moves import PASS, Move
+from games.engine.scoring import deal_payments, deal_points
 from games.engine.state import PlayerView
 
 
@@ -58,9 +59,11 @@ ELIMINATE_Z = 2.0
 MIN_WORLDS_BEFORE_ELIMINATION = 8
 # The heuristic's choice stands unless another move is this many standard errors better.
 KEEP_DEFAULT_Z = 1.0
-# Reward for finishing without winning: minus this share of cards left (as dealt).
-CARDS_LEFT_WEIGHT = {"deuces-double": 0.1}
-DEFAULT_CARDS_LEFT_WEIGHT = 0.3
+# A world's reward is the seat's payment in the deal's own scoring (``deal_payments``:
+# what the winner collects, or what this seat pays), so the search plays for points;
+# under ``deuces-double`` a loser's cards cost nothing, and this small share of the
+# cards left (as dealt) breaks ties between losing lines by how near they came.
+NEAR_MISS_WEIGHT = 0.1
 
 
 def candidates(sim: FastState, plays: list[FastPlay], default: FastPlay) -> list[FastPlay]:
@@ -112,10 +115,15 @@ def draws_per_world(budget: Budget) -> tuple[int, int | None]:
     return draws, None
 
 
-def _reward(sim: FastState, me: int, weight: float, dealt: int) -> float:
-    if sim.out == me:
-        return 1.0
-    return -weight * sim.counts[me] / dealt
+def _reward(sim: FastState, me: int, dealt: list[int]) -> float:
+    """The seat's payment when the rollout ended (someone went out)."""
+    winner = sim.out
+    rules = sim.rules
+    points = deal_points(rules, winner, sim.beat_mask, sim.counts, dealt)
+    payment = deal_payments(rules, winner, points)[me]
+    if rules.scoring == "deuces-double" and winner != me:
+        return payment - NEAR_MISS_WEIGHT * sim.counts[me] / dealt[me]
+    return payment
 
 
 def rollout(sim: FastState) -> None:
@@ -143,8 +151,9 @@ def search(
     cands = candidates(root, plays, default)
     if len(cands) == 1:
         return cands[0], {}
-    weight = CARDS_LEFT_WEIGHT.get(view.rules.scoring, DEFAULT_CARDS_LEFT_WEIGHT)
-    dealt = max(13, max(view.card_counts))
+    dealt = list(view.card_counts)
+    for seat, move in view.history:
+        dealt[seat] += move.mask.bit_count()
     sampler = WorldSampler(view)
     model = ActionModel(view)
     draws, recent = draws_per_world(budget)
@@ -175,7 +184,7 @@ def search(
             sim = base.copy()
             if not sim.push(*cands[i]):
                 rollout(sim)
-            world.append(_reward(sim, me, weight, dealt))
+            world.append(_reward(sim, me, dealt))
             rollouts += 1
             if time.perf_counter() >= deadline:
                 out_of_budget = True

@@ -6,6 +6,12 @@ beats with a play of its plan when it can, breaks the plan only when an opponent
 close to going out or the rest of the hand still plays out, keeps its 2s while its hand
 is long, and blocks a next player holding one card with its highest single.
 
+Under the ``cards-left`` scorings every card left costs points when another player goes
+out, so while the hand is far from going out (5 or more plays that unseen cards could
+beat) and an opponent is near it (8 cards or fewer; under ``cards-left-tiered``, where
+10 cards or more cost double, at any time) the bot plays for points: it follows whenever
+it can and leads its biggest play, shedding the cards it would pay for.
+
 ``heuristic_play`` works on a ``FastState`` and reads only the mover's hand and public facts,
 so the expert uses it as its rollout policy for every seat.
 """
@@ -31,6 +37,12 @@ from games.engine.state import PlayerView
 DEUCES = 15 << (4 * DEUCE_RANK)
 # Keep 2s for control while the hand holds more cards than this (and nobody is close).
 KEEP_DEUCES_ABOVE = 6
+# Playing for points: shed when an opponent holds at most SHED_WHEN_OPPONENT_AT[scoring]
+# cards while this hand still needs SHED_WHEN_PLAYS_LEFT beatable plays or more. Tuned
+# against the heuristic of before (benchmarks.ai_points; docs/ai.md has the sweep): under
+# the tiered scoring, where 10 cards or more cost double, shedding pays from the start.
+SHED_WHEN_OPPONENT_AT = {"cards-left": 8, "cards-left-tiered": 13}
+SHED_WHEN_PLAYS_LEFT = 5
 
 
 def heuristic_play(sim: FastState) -> FastPlay:
@@ -60,9 +72,39 @@ def heuristic_play(sim: FastState) -> FastPlay:
         plays = sim.legal_plays()
         return min(plays, key=lambda p: (play_size(p[1]), p[1]))
 
+    shed = _should_shed(sim, current, unseen, min_opp, max_opp)
     if sim.beat_key < 0:
+        if shed:
+            return _shedding_lead(sim, current, min_opp)
         return _lead(sim, current, unseen, min_opp, max_opp)
-    return _follow(sim, current, unseen, min_opp, max_opp)
+    return _follow(sim, current, unseen, min_opp, max_opp, shed)
+
+
+def _should_shed(
+    sim: FastState, current: Plan, unseen: CardMask, min_opp: int, max_opp: int
+) -> bool:
+    """Play for points: someone may go out soon and this hand will not beat them to it
+    (never under ``deuces-double``, where a loser's cards cost nothing)."""
+    if min_opp > SHED_WHEN_OPPONENT_AT.get(sim.rules.scoring, -1):
+        return False
+    weak = 0
+    for p in current:
+        if beatable(sim.t, p, unseen, max_opp):
+            weak += 1
+    return weak >= SHED_WHEN_PLAYS_LEFT
+
+
+def _shedding_lead(sim: FastState, current: Plan, min_opp: int) -> FastPlay:
+    """The biggest play of the plan (the lowest of that size); a single only when the
+    plan has nothing bigger, then the highest if an opponent is on one card."""
+    t = sim.t
+    size = max(play_size(p[1]) for p in current)
+    if size == 1 and min_opp == 1:
+        return max(current, key=lambda p: p[1])
+    return min(
+        (p for p in current if play_size(p[1]) == size),
+        key=lambda p: low_card_key(t, p[0]),
+    )
 
 
 def _lead(sim: FastState, current: Plan, unseen: CardMask, min_opp: int, max_opp: int) -> FastPlay:
@@ -73,6 +115,9 @@ def _lead(sim: FastState, current: Plan, unseen: CardMask, min_opp: int, max_opp
     if len(weak) <= 1 and len(weak) < len(current):
         # Every play but (at most) one wins its trick: cash the winners, the last one last.
         bosses = [p for p in current if p not in weak]
+        if not weak and sim.rules.scoring == "deuces-double":
+            # Going out: each 2 in the final play doubles the stake, so they go last.
+            return max(bosses, key=lambda p: (-(p[0] & DEUCES).bit_count(), play_size(p[1]), -p[1]))
         return max(bosses, key=lambda p: (play_size(p[1]), -p[1]))
     options = weak or list(current)
     if min_opp == 1:
@@ -90,7 +135,7 @@ def _lead(sim: FastState, current: Plan, unseen: CardMask, min_opp: int, max_opp
 
 
 def _follow(
-    sim: FastState, current: Plan, unseen: CardMask, min_opp: int, max_opp: int
+    sim: FastState, current: Plan, unseen: CardMask, min_opp: int, max_opp: int, shed: bool
 ) -> FastPlay:
     t = sim.t
     me = sim.turn
@@ -105,6 +150,11 @@ def _follow(
     next_seat = sim.next_in(me, sim.active)
     if size == 1 and sim.counts[next_seat] == 1:
         return max(plays, key=lambda p: p[1])  # block: the highest single we have
+    if shed:
+        # Any play sheds as many cards as any other: the one that breaks the hand least.
+        if size == 5:
+            return min(plays, key=lambda p: p[1])
+        return min(plays, key=lambda p: (rank_cost(t, hand, p), p[1]))
     danger = min_opp <= 2 or sim.counts[sim.last] <= 3
     components = {m for m, _ in current}
     in_plan = [p for p in plays if p[0] in components]

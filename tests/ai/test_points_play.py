@@ -1,0 +1,87 @@
+"""The bots play for points (docs/ai.md): the heuristic sheds cards when it will probably
+pay for them, and the expert's search is rewarded in the game's own scoring."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.ai import choose_move
+from games.ai.expert import _reward
+from games.engine import Play, PlayerView, Rules
+from games.engine.cards import cards_of, parse_cards
+from games.engine.fast import FastState
+from games.engine.moves import PASS, Move
+
+
+def _view(scoring: str, hand: str, to_beat: str, counts: tuple[int, ...]) -> PlayerView:
+    """Seat 0 to answer ``to_beat`` played by seat 3, the others holding ``counts``."""
+    rules = Rules.from_spec({"preset": "philippine", "scoring": scoring})
+    cards = parse_cards(hand)
+    play = Play.parse(to_beat, rules)
+    return PlayerView(
+        seat=0,
+        rules=rules,
+        num_players=4,
+        hand=tuple(sorted(cards)),
+        card_counts=(len(cards), *counts),
+        turn=0,
+        to_beat=play,
+        trick_leader=3,
+        last_player=3,
+        passed=frozenset(),
+        in_play=frozenset(range(4)),
+        required_card=None,
+        history=(),
+        played_cards=tuple(cards_of(play.mask)),
+        finished_order=(),
+        seq=1,
+        is_over=False,
+        result=None,
+    )
+
+
+# A long, weak hand facing a pair: its only pairs break its triple of 9s.
+HAND = "3C 4D 6H 7S 8C 9C 9D 9H JS QD KC"
+
+
+@pytest.mark.parametrize("scoring", ["cards-left", "cards-left-tiered"])
+def test_the_heuristic_sheds_when_an_opponent_is_close_and_cards_cost(scoring: str) -> None:
+    view = _view(scoring, HAND, "5C 5D", (5, 9, 8))
+    move = choose_move("heuristic", view, random.Random(0))
+    assert move != PASS
+    assert {str(c) for c in move.cards} <= {"9C", "9D", "9H"}
+
+
+def test_under_deuces_double_a_losers_cards_cost_nothing_and_it_keeps_its_triple() -> None:
+    view = _view("deuces-double", HAND, "5C 5D", (5, 9, 8))
+    assert choose_move("heuristic", view, random.Random(0)) == PASS
+
+
+def test_with_nobody_close_it_keeps_its_triple_unless_ten_cards_cost_double() -> None:
+    view = _view("cards-left", HAND, "5C 5D", (11, 9, 10))
+    assert choose_move("heuristic", view, random.Random(0)) == PASS
+    view = _view("cards-left-tiered", HAND, "5C 5D", (11, 9, 10))
+    assert choose_move("heuristic", view, random.Random(0)) != PASS
+
+
+def _ended(rules: Rules, winner: int, final: str, counts: list[int]) -> FastState:
+    sim = FastState.at_start(rules, [0] * len(counts), counts, winner)
+    sim.out = winner
+    sim.beat_mask = Move.play(final).mask
+    return sim
+
+
+def test_the_expert_is_rewarded_with_its_payment() -> None:
+    tiered = Rules.from_spec({"preset": "philippine", "scoring": "cards-left-tiered"})
+    dealt = [13, 13, 13, 13]
+    # Seat 1 went out; seat 0 holds 10 cards (double), seat 2 is untouched (triple).
+    sim = _ended(tiered, 1, "2S", [10, 0, 13, 4])
+    assert _reward(sim, 0, dealt) == -20
+    assert _reward(sim, 2, dealt) == -39
+    assert _reward(sim, 1, dealt) == 20 + 39 + 4
+    deuces = Rules.from_spec("philippine")
+    sim = _ended(deuces, 1, "2S 2H", [3, 0, 9, 4])
+    assert _reward(sim, 1, dealt) == 3 * 4  # two 2s in the final play: a stake of 4
+    assert -4.1 < _reward(sim, 2, dealt) < _reward(sim, 0, dealt) < -4  # nearer is better
