@@ -56,7 +56,13 @@ def matchups() -> dict[str, tuple[list[str], Rules]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--deals", type=int, default=1000, help="deals per matchup")
+    parser.add_argument("--deals", type=int, default=1000, help="deals per expert matchup")
+    parser.add_argument(
+        "--heuristic-deals",
+        type=int,
+        default=40_000,
+        help="deals per heuristic matchup (fast; the effect is small against the spread)",
+    )
     parser.add_argument("--only", action="append", help="run only these matchups")
     parser.add_argument("--seed", default="points")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
@@ -74,9 +80,10 @@ def main() -> None:
     )
     for name, (seats, rules) in chosen.items():
         start = time.perf_counter()
+        deals = args.heuristic_deals if name.startswith("heuristic") else args.deals
         report = run_arena(
             seats,
-            args.deals,
+            deals,
             rules,
             seed=args.seed,
             budget=Budget(seconds=0.1),
