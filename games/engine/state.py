@@ -160,8 +160,7 @@ class DealState:
             if not any(mask & face_up_mask for mask in masks):
                 raise _bad_hands(f"the face-up card {mask_text(face_up_mask)} is in no hand")
         self = cls.__new__(cls)
-        self._setup(rules, masks, set_aside_mask, leader)
-        self._face_up = face_up_mask
+        self._setup(rules, masks, set_aside_mask, leader, face_up_mask)
         return self
 
     @classmethod
@@ -182,8 +181,11 @@ class DealState:
         face_up = face_up_card(seed, rules, num_players)
         return cls.new(rules, hands, leader=leader, set_aside=set_aside, face_up=face_up)
 
-    def _setup(self, rules: Rules, hands: list[int], set_aside: int, leader: int | None) -> None:
+    def _setup(
+        self, rules: Rules, hands: list[int], set_aside: int, leader: int | None, face_up: int
+    ) -> None:
         t = tables_for(rules)
+        self._face_up = face_up
         self._rules = rules
         self._t = t
         self._n = n = len(hands)
