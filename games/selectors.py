@@ -248,7 +248,7 @@ def _public_deal(game: Game, deal: Deal, source: DealState | PlayerView) -> dict
         "is_over": deal.is_finished,
         "number": deal.number,
         "commitment": deal.commitment,
-        "face_up_card": _face_up(deal),
+        "face_up_card": _face_up(source),
         "deadline": deadline,
     }
 
@@ -280,12 +280,11 @@ def game_state_for_player(
     return PlayerState(game=game, seat=seat.position, scores=scores, deal=deal_view)
 
 
-def _face_up(deal: Deal) -> FaceUpCard | None:
+def _face_up(source: DealState | PlayerView) -> FaceUpCard | None:
     """The 52nd card of a 3-player deal was dealt face up: its card and holder are public."""
-    if not deal.face_up_card:
+    if source.face_up_card is None or source.face_up_seat is None:
         return None
-    holder = next(seat for seat, hand in enumerate(deal.hands) if deal.face_up_card in hand)
-    return FaceUpCard(card=deal.face_up_card, seat=holder)
+    return FaceUpCard(card=str(source.face_up_card), seat=source.face_up_seat)
 
 
 @dataclass(frozen=True)

@@ -72,26 +72,17 @@ def heuristic_play(sim: FastState) -> FastPlay:
         plays = sim.legal_plays()
         return min(plays, key=lambda p: (play_size(p[1]), p[1]))
 
-    shed = _should_shed(sim, current, unseen, min_opp, max_opp)
+    # Play for points (never under ``deuces-double``, where a loser's cards cost nothing):
+    # someone may go out soon and this hand will not beat them to it.
+    weak: list[FastPlay] | None = None  # the plan's plays unseen cards could beat
+    if min_opp <= SHED_WHEN_OPPONENT_AT.get(sim.rules.scoring, -1):
+        weak = [p for p in current if beatable(t, p, unseen, max_opp)]
+    shed = weak is not None and len(weak) >= SHED_WHEN_PLAYS_LEFT
     if sim.beat_key < 0:
         if shed:
             return _shedding_lead(sim, current, min_opp)
-        return _lead(sim, current, unseen, min_opp, max_opp)
+        return _lead(sim, current, unseen, min_opp, max_opp, weak)
     return _follow(sim, current, unseen, min_opp, max_opp, shed)
-
-
-def _should_shed(
-    sim: FastState, current: Plan, unseen: CardMask, min_opp: int, max_opp: int
-) -> bool:
-    """Play for points: someone may go out soon and this hand will not beat them to it
-    (never under ``deuces-double``, where a loser's cards cost nothing)."""
-    if min_opp > SHED_WHEN_OPPONENT_AT.get(sim.rules.scoring, -1):
-        return False
-    weak = 0
-    for p in current:
-        if beatable(sim.t, p, unseen, max_opp):
-            weak += 1
-    return weak >= SHED_WHEN_PLAYS_LEFT
 
 
 def _shedding_lead(sim: FastState, current: Plan, min_opp: int) -> FastPlay:
@@ -107,11 +98,20 @@ def _shedding_lead(sim: FastState, current: Plan, min_opp: int) -> FastPlay:
     )
 
 
-def _lead(sim: FastState, current: Plan, unseen: CardMask, min_opp: int, max_opp: int) -> FastPlay:
+def _lead(
+    sim: FastState,
+    current: Plan,
+    unseen: CardMask,
+    min_opp: int,
+    max_opp: int,
+    weak: list[FastPlay] | None,
+) -> FastPlay:
+    """``weak``: the plan's beatable plays when the caller has them already."""
     t = sim.t
     if len(current) == 1:
         return current[0]
-    weak = [p for p in current if beatable(t, p, unseen, max_opp)]
+    if weak is None:
+        weak = [p for p in current if beatable(t, p, unseen, max_opp)]
     if len(weak) <= 1 and len(weak) < len(current):
         # Every play but (at most) one wins its trick: cash the winners, the last one last.
         bosses = [p for p in current if p not in weak]

@@ -10,8 +10,9 @@ move (the cards played)."""
 from __future__ import annotations
 
 import datetime as dt
-from contextlib import AbstractContextManager
-from typing import Any
+import functools
+from collections.abc import Callable
+from typing import Any, ParamSpec, TypeVar
 
 from games.models import Deal, Game, Invitation, Move, Seat, SeatStatus
 from games.selectors import turn_deadline
@@ -21,11 +22,21 @@ from games.selectors import turn_deadline
 from notifications import services as notifications
 from notifications.types import EventType
 
+P = ParamSpec("P")
+R = TypeVar("R")
 
-def batched() -> AbstractContextManager[None]:
-    """The events (and wake-ups) of one write, written together at its end
-    (notifications.services.events_batched)."""
-    return notifications.events_batched()
+
+def batched(write: Callable[P, R]) -> Callable[P, R]:
+    """A write whose events (and wake-ups) are written together at its end
+    (notifications.services.events_batched; looked up at call time, since the two
+    packages import each other)."""
+
+    @functools.wraps(write)
+    def inner(*args: P.args, **kwargs: P.kwargs) -> R:
+        with notifications.events_batched():
+            return write(*args, **kwargs)
+
+    return inner
 
 
 def _humans(game: Game) -> list[Any]:

@@ -97,6 +97,7 @@ def current_deal(game: Game) -> Deal:
     return Deal.objects.get(game=game, number=game.current_deal_number)
 
 
+@feed.batched
 def move_apply(
     game: Game,
     deal: Deal,
@@ -110,20 +111,6 @@ def move_apply(
     """Validate and apply one move: the move row, its hash-chain link, the deal's cached
     state; then the deal's end, the match's next deal or end, and the side effects (the
     events and wake-ups of all of it written together at the end: ``feed.batched``)."""
-    with feed.batched():
-        return _move_apply(game, deal, seat, action, cards, actor=actor, player=player)
-
-
-def _move_apply(
-    game: Game,
-    deal: Deal,
-    seat: int,
-    action: str,
-    cards: list[str] | None,
-    *,
-    actor: str,
-    player: Player | None,
-) -> MoveOutcome:
     state = DealState.from_dict(deal.snapshot)
     try:
         engine_move = state.validate(seat, action, cards)
