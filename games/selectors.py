@@ -17,7 +17,15 @@ from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from games.ai.hints import Hint, hint
-from games.engine import Card, DealResult, DealState, PlayerView, Rules, record_from_state
+from games.engine import (
+    Card,
+    DealResult,
+    DealState,
+    MatchStanding,
+    PlayerView,
+    Rules,
+    record_from_state,
+)
 from games.engine import Move as EngineMove
 from games.models import (
     Deal,
@@ -127,6 +135,24 @@ def deal_finished_get(*, game: Game, number: int) -> Deal:
             "Hands and seed are revealed only when the deal is over.",
         )
     return deal
+
+
+def match_standing(game: Game, deal: Deal) -> MatchStanding | None:
+    """Where the match stands as ``deal`` is played (public: the seats' scores and deals
+    won before it); None for a game of one deal, where the deal is the whole objective."""
+    if game.target_deals == 1:
+        return None
+    seats = sorted(game.seats.all(), key=lambda s: s.position)
+    won = [0] * len(seats)
+    for winner in game.deals.filter(number__lt=deal.number).values_list("winner", flat=True):
+        if winner is not None:
+            won[winner] += 1
+    return MatchStanding(
+        scores=tuple(s.score for s in seats),
+        deals_won=tuple(won),
+        deals_left=None if game.target_deals is None else game.target_deals - deal.number + 1,
+        target_score=game.target_score,
+    )
 
 
 def _deal_state(deal: Deal) -> DealState:
@@ -413,4 +439,5 @@ def hint_for_player(*, game: Game, player: Player) -> Hint:
     state = _deal_state(deal) if deal is not None else None
     if deal is None or state is None or state.is_over or state.turn != seat.position:
         raise DomainError(ErrorCode.NOT_YOUR_TURN, "Hints are given on your turn.")
-    return hint(state.view(seat.position), random.Random(f"{game.pk}:{deal.number}:{deal.seq}"))
+    view = state.view(seat.position).with_match(match_standing(game, deal))
+    return hint(view, random.Random(f"{game.pk}:{deal.number}:{deal.seq}"))

@@ -19,6 +19,7 @@ from games.engine.errors import (
     RecordError,
     RulesError,
 )
+from games.engine.match import MatchStanding
 from games.engine.moves import Move, Play
 from games.engine.record import Record, Verification, record_from_state, verify_record
 from games.engine.rules import OPTION_NAMES, PRESETS, Rules
@@ -41,6 +42,7 @@ __all__ = [
     "EngineError",
     "IllegalMoveError",
     "InvalidMoveError",
+    "MatchStanding",
     "Move",
     "Play",
     "PlayerView",

@@ -11,6 +11,12 @@ from games.engine.rules import Rules
 from games.engine.tables import DEUCES_MASK
 
 
+def higher_score_wins(scoring: str) -> bool:
+    """Whether the match goes to the most points (``deuces-double``: points are won) or
+    to the fewest (the ``cards-left`` systems: points are penalties)."""
+    return scoring == "deuces-double"
+
+
 def deal_points(
     rules: Rules,
     winner: int,

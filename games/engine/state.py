@@ -8,12 +8,13 @@ Internally cards are bit masks and plays ``(mask, key)`` pairs (see ``tables``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from games.engine.cards import Card, cards_of, mask_of, mask_text
 from games.engine.errors import EngineError, IllegalMoveError, InvalidMoveError
 from games.engine.fast import FastState
+from games.engine.match import MatchStanding
 from games.engine.movegen import Plays, legal_plays
 from games.engine.moves import PASS, Move, Play, cards_to_mask, moves_from_plays
 from games.engine.rules import Rules
@@ -605,6 +606,13 @@ class PlayerView:
     # holds it (public: every seat saw it dealt).
     face_up_card: Card | None = None
     face_up_seat: int | None = None
+    # In a game of several deals, where the match stands (public: every seat sees the
+    # scores); the service that builds the view adds it (``with_match``), a bare deal
+    # has none.
+    match: MatchStanding | None = None
+
+    def with_match(self, standing: MatchStanding | None) -> PlayerView:
+        return replace(self, match=standing)
 
     @property
     def is_my_turn(self) -> bool:
@@ -641,4 +649,5 @@ class PlayerView:
             **public_fields(self),
             "history": [move_entry(seat, move) for seat, move in self.history],
             "legal_moves": [move.to_dict() for move in self.legal_moves()],
+            "match": None if self.match is None else self.match.to_dict(),
         }

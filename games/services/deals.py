@@ -3,13 +3,12 @@ player goes out, and followed by the next deal or the end of the match."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db.models import F
 from django.utils import timezone
 
 from games.chain import chain_genesis
 from games.engine import DealResult, DealState, Rules, format_cards
+from games.engine.match import match_order
 from games.engine.shuffle import commitment, new_seed
 from games.models import Deal, Game, GameStatus, Seat, SeatStatus
 from games.services import feed
@@ -102,10 +101,6 @@ def deal_finished(game: Game, deal: Deal) -> Deal | None:
     return next_deal
 
 
-def higher_score_wins(rules: dict[str, Any]) -> bool:
-    return rules["scoring"] == "deuces-double"
-
-
 def target_reached(game: Game) -> bool:
     if game.target_deals is not None and game.current_deal_number >= game.target_deals:
         return True
@@ -141,9 +136,13 @@ def match_ranking(game: Game, seats: list[Seat]) -> list[int]:
     for deal_winner in game.deals.values_list("winner", flat=True):
         if deal_winner is not None:
             wins[deal_winner] += 1
-    sign = -1 if higher_score_wins(game.rules) else 1
-    playing = [s for s in seats if s.status != SeatStatus.RESIGNED]
+    playing = [
+        s for s in sorted(seats, key=lambda s: s.position) if s.status != SeatStatus.RESIGNED
+    ]
     resigned = [s for s in seats if s.status == SeatStatus.RESIGNED]
-    playing.sort(key=lambda s: (sign * s.score, -wins[s.position], s.position))
+    order = match_order(
+        [s.score for s in playing], [wins[s.position] for s in playing], game.rules["scoring"]
+    )
+    playing = [playing[i] for i in order]
     resigned.sort(key=lambda s: s.resigned_at or timezone.now(), reverse=True)
     return [s.position for s in playing + resigned]

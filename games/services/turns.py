@@ -19,7 +19,7 @@ from games.dispatch import enqueue
 from games.engine import DealState, format_cards
 from games.engine import Move as EngineMove
 from games.models import Deal, GameStatus, Seat, SeatStatus
-from games.selectors import turn_deadline
+from games.selectors import match_standing, turn_deadline
 from games.services import feed
 from games.services.game_row import game_locked
 from games.services.moves import move_submit_for_seat
@@ -77,6 +77,7 @@ def ai_turn_play(*, game_id: str | uuid.UUID, deal_number: int, expected_seq: in
     if level is None:
         return False
     view = DealState.from_dict(turn.deal.snapshot).view(turn.seat)
+    view = view.with_match(match_standing(turn.deal.game, turn.deal))
     with metrics.ai_compute_timer(level):
         move = choose_move(
             level, view, random.Random(), budget=Budget(seconds=settings.AI_EXPERT_SECONDS)
