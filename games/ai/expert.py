@@ -13,16 +13,21 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from games.ai.heuristic import heuristic_play, rollout_play
 from games.ai.inference import ActionModel, resample
+from games.ai.match import NORMAL, match_value, stances
 from games.ai.plan import five_candidates, plan
 from games.ai.worlds import WorldSampler
 from games.engine.fast import PASS_PLAY, FastPlay, FastState, five_kind, play_size
+from games.engine.match import MatchStanding
 from games.engine.moves import PASS, Move
 from games.engine.scoring import deal_payments, deal_points
 from games.engine.state import PlayerView
+
+Reward = Callable[[FastState, int, list[int]], float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +68,8 @@ KEEP_DEFAULT_Z = 1.0
 # what the winner collects, or what this seat pays), so the search plays for points;
 # under ``deuces-double`` a loser's cards cost nothing, and this small share of the
 # cards left (as dealt) breaks ties between losing lines by how near they came.
+# In a match (``view.match``), the reward is the chance of winning the match instead
+# (``games.ai.match.match_value``), and every seat's rollouts play its match stance.
 NEAR_MISS_WEIGHT = 0.1
 
 
@@ -126,11 +133,27 @@ def _reward(sim: FastState, me: int, dealt: list[int]) -> float:
     return payment
 
 
-def rollout(sim: FastState) -> None:
-    """Finish the deal (to the next player out) with the heuristic for every seat."""
+def _match_reward(standing: MatchStanding) -> Reward:
+    """In a match: the chance of winning it once the rollout's deal is scored."""
+
+    def reward(sim: FastState, me: int, dealt: list[int]) -> float:
+        rules = sim.rules
+        points = deal_points(rules, sim.out, sim.beat_mask, sim.counts, dealt)
+        return match_value(standing, rules.scoring, me, points, sim.out)
+
+    return reward
+
+
+def rollout(sim: FastState, seat_stances: tuple[int, ...] | None = None) -> None:
+    """Finish the deal (to the next player out) with the heuristic for every seat,
+    each playing its stance in the match when ``seat_stances`` are given."""
     push = sim.push
-    while not push(*rollout_play(sim)):
-        pass
+    if seat_stances is None:
+        while not push(*rollout_play(sim)):
+            pass
+    else:
+        while not push(*rollout_play(sim, seat_stances[sim.turn])):
+            pass
 
 
 def search(
@@ -147,7 +170,10 @@ def search(
     for p in plays:
         if p[0] == hand:
             return p, {}
-    default = heuristic_play(root)
+    standing = view.match
+    seat_stances = None if standing is None else stances(standing, view.rules.scoring, root.n)
+    default = heuristic_play(root, NORMAL if seat_stances is None else seat_stances[me])
+    reward = _reward if standing is None else _match_reward(standing)
     cands = candidates(root, plays, default)
     if len(cands) == 1:
         return cands[0], {}
@@ -183,8 +209,8 @@ def search(
                 break
             sim = base.copy()
             if not sim.push(*cands[i]):
-                rollout(sim)
-            world.append(_reward(sim, me, dealt))
+                rollout(sim, seat_stances)
+            world.append(reward(sim, me, dealt))
             rollouts += 1
             if time.perf_counter() >= deadline:
                 out_of_budget = True

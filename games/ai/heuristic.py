@@ -10,7 +10,9 @@ Under the ``cards-left`` scorings every card left costs points when another play
 out, so while the hand is far from going out (5 or more plays that unseen cards could
 beat) and an opponent is near it (8 cards or fewer; under ``cards-left-tiered``, where
 10 cards or more cost double, at any time) the bot plays for points: it follows whenever
-it can and leads its biggest play, shedding the cards it would pay for.
+it can and leads its biggest play, shedding the cards it would pay for. In a deal that
+may end a match it sheds from the start when ahead and never when far behind
+(``games.ai.match.seat_stance``).
 
 ``heuristic_play`` works on a ``FastState`` and reads only the mover's hand and public facts,
 so the expert uses it as its rollout policy for every seat.
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import random
 
+from games.ai.match import NORMAL, PROTECT, seat_stance
 from games.ai.plan import (
     DEUCE_RANK,
     Plan,
@@ -45,8 +48,9 @@ SHED_WHEN_OPPONENT_AT = {"cards-left": 8, "cards-left-tiered": 13}
 SHED_WHEN_PLAYS_LEFT = 5
 
 
-def heuristic_play(sim: FastState) -> FastPlay:
-    """The heuristic's play for the seat to move in ``sim``; ``(0, -1)`` is a pass."""
+def heuristic_play(sim: FastState, stance: int = NORMAL) -> FastPlay:
+    """The heuristic's play for the seat to move in ``sim``; ``(0, -1)`` is a pass.
+    ``stance``: how the seat plays the deal for the match (``games.ai.match``)."""
     t = sim.t
     me = sim.turn
     hand = sim.hands[me]
@@ -75,7 +79,12 @@ def heuristic_play(sim: FastState) -> FastPlay:
     # Play for points (never under ``deuces-double``, where a loser's cards cost nothing):
     # someone may go out soon and this hand will not beat them to it.
     weak: list[FastPlay] | None = None  # the plan's plays unseen cards could beat
-    if min_opp <= SHED_WHEN_OPPONENT_AT.get(sim.rules.scoring, -1):
+    shed_at = SHED_WHEN_OPPONENT_AT.get(sim.rules.scoring, -1)
+    if stance:
+        # Protecting a match lead, every card left may cost it: shed from the start;
+        # chasing, only going out first can help: never.
+        shed_at = 13 if stance == PROTECT and shed_at >= 0 else -1
+    if min_opp <= shed_at:
         weak = [p for p in current if beatable(t, p, unseen, max_opp)]
     shed = weak is not None and len(weak) >= SHED_WHEN_PLAYS_LEFT
     if sim.beat_key < 0:
@@ -194,9 +203,9 @@ def _follow(
     return PASS_PLAY
 
 
-def rollout_play(sim: FastState) -> FastPlay:
+def rollout_play(sim: FastState, stance: int = NORMAL) -> FastPlay:
     """``heuristic_play`` that also caches the mover's remaining plan (rollouts)."""
-    play = heuristic_play(sim)
+    play = heuristic_play(sim, stance)
     if play[0]:
         remember_rest(sim.t, sim.hands[sim.turn], play[0])
     return play
@@ -204,5 +213,7 @@ def rollout_play(sim: FastState) -> FastPlay:
 
 def heuristic_move(view: PlayerView, rng: random.Random) -> Move:
     """The ``heuristic`` level: deterministic (``rng`` is unused)."""
-    mask, _key = heuristic_play(FastState.from_view(view))
+    mask, _key = heuristic_play(
+        FastState.from_view(view), seat_stance(view.match, view.rules.scoring, view.seat)
+    )
     return Move(mask) if mask else PASS

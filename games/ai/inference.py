@@ -16,6 +16,7 @@ import random
 from collections.abc import Callable
 
 from games.ai.heuristic import heuristic_play
+from games.ai.match import stances
 from games.engine.fast import FastState
 from games.engine.state import PlayerView
 from games.engine.tables import tables_for
@@ -55,6 +56,8 @@ class ActionModel:
         # replayed once here, and a world is scored by asking the heuristic at each of
         # them with that opponent's hand then (its hand now plus what it played since).
         # Most recent first: ``mismatches(..., recent=k)`` reads the last k only.
+        # Each opponent's stance in the match (public: the scores are).
+        self.stances = stances(view.match, view.rules.scoring, n)
         self.points: list[tuple[int, int, FastState, int]] = []  # (seat, mask, sim before, later)
         self.by_seat: dict[int, list[tuple[int, int, FastState, int]]] = {}
         if not self.steps:
@@ -89,9 +92,10 @@ class ActionModel:
         sum of its opponents' (the heuristic reads only the mover's hand)."""
         points = self.by_seat.get(seat, ())
         missed = 0
+        stance = self.stances[seat]
         for _seat, mask, snapshot, later in points if recent is None else points[:recent]:
             snapshot.hands[seat] = hand | later
-            if heuristic_play(snapshot)[0] != mask:
+            if heuristic_play(snapshot, stance)[0] != mask:
                 missed += 1
         return missed
 
@@ -103,7 +107,7 @@ class ActionModel:
         points = self.points if recent is None else self.points[:recent]
         for seat, mask, snapshot, later in points:
             snapshot.hands[seat] = hands[seat] | later
-            if heuristic_play(snapshot)[0] != mask:
+            if heuristic_play(snapshot, self.stances[seat])[0] != mask:
                 missed += 1
                 if missed >= limit:
                     break

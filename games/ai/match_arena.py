@@ -1,0 +1,97 @@
+"""Bots against bots over whole matches: did playing for the match win more of them?
+
+Match ``m`` is a run of deals with the scores carried over (the winner of a deal leads
+the next), ended after ``deals`` deals or at ``target`` score as in a game; each match
+is played once per rotation of the seats, from the same deals, so every level plays
+every seat position and the cards' luck cancels between levels. Every seat sees where
+the match stands (``PlayerView.match``). Seats are named as in ``games.ai.arena``.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from games.ai import Budget
+from games.ai.arena import deal_seed, rotation, seat_bot, wilson
+from games.engine.match import MatchStanding, match_order
+from games.engine.rules import Rules
+from games.engine.state import DealState
+
+
+@dataclass(frozen=True)
+class MatchOutcome:
+    index: int
+    levels: tuple[str, ...]  # level per seat
+    ranking: tuple[int, ...]  # seats, the match winner first
+    scores: tuple[int, ...]
+    deals: int
+
+
+@dataclass(frozen=True)
+class MatchTask:
+    index: int
+    seats: tuple[str, ...]
+    rules: Rules
+    seed: str
+    budget: Budget
+    deals: int | None = None
+    target: int | None = None
+
+
+def play_match(task: MatchTask) -> MatchOutcome:
+    """Play match ``task.index`` to its end."""
+    n = len(task.seats)
+    levels = rotation(task.seats, task.index)
+    bots = {level: seat_bot(level, task.budget) for level in set(levels)}
+    rng = random.Random(f"{task.seed}:{task.index}")
+    scores = [0] * n
+    won = [0] * n
+    leader: int | None = None
+    number = 0
+    while True:
+        number += 1
+        standing = MatchStanding(
+            scores=tuple(scores),
+            deals_won=tuple(won),
+            deals_left=None if task.deals is None else task.deals - number + 1,
+            target_score=task.target,
+        )
+        state = DealState.from_seed(
+            task.rules, deal_seed(f"{task.seed}:{task.index // n}", number), n, leader=leader
+        )
+        while not state.is_over:
+            seat = state.turn
+            assert seat is not None
+            view = state.view(seat).with_match(standing)
+            state.apply(bots[levels[seat]](view, rng))
+        result = state.result
+        assert result is not None
+        for s in range(n):
+            scores[s] += result.points[s]
+        won[result.winner] += 1
+        leader = result.winner
+        if standing.ends_with(result.points):
+            break
+    ranking = match_order(scores, won, task.rules.scoring)
+    return MatchOutcome(task.index, levels, tuple(ranking), tuple(scores), number)
+
+
+def run_matches(tasks: Sequence[MatchTask], workers: int) -> list[MatchOutcome]:
+    if workers <= 1:
+        return [play_match(t) for t in tasks]
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        return sorted(pool.imap_unordered(play_match, tasks), key=lambda o: o.index)
+
+
+def match_wins(
+    outcomes: Sequence[MatchOutcome], level: str
+) -> tuple[int, int, tuple[float, float], float]:
+    """Matches ``level`` won, matches played, the Wilson 95% interval of its share, and
+    its fair share (its seats over the players)."""
+    wins = sum(1 for o in outcomes if o.levels[o.ranking[0]] == level)
+    seats = outcomes[0].levels.count(level) if outcomes else 0
+    fair = seats / len(outcomes[0].levels) if outcomes else 0.0
+    return wins, len(outcomes), wilson(wins, len(outcomes)), fair
