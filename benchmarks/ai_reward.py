@@ -2,8 +2,8 @@
 ``python -m benchmarks.ai_reward --reward payment|win|win-doubling --scoring S``.
 
 The expert alone against heuristics (seats rotated) at a fixed number of rollouts per
-move, with the 100 ms regime's cheap history reading, so the result does not depend on
-the machine's load (the arena's budget is wall-clock time). Run each reward on the same
+move, so the result does not depend on the machine's load (the arena's budget is
+wall-clock time). Run each reward on the same
 seed and compare: the deals are the same, so the rows are paired. The rewards:
 
 - ``payment``: the seat's payment under the game's scoring (the expert's reward);
@@ -54,9 +54,6 @@ REWARDS: dict[str, Reward] = {
 def _play(task: tuple[str, int, str, int, int, str]) -> DealOutcome:
     reward, index, scoring, players, rollouts, seed = task
     expert._reward = REWARDS[reward]
-    # The 100 ms regime's reading (4 hands per opponent on its 3 latest moves), whatever
-    # the nominal budget: only the rollout count bounds the search.
-    expert.draws_per_world = lambda budget: (expert.FAST_DRAWS, expert.FAST_RECENT)
     seats = ("expert",) + ("heuristic",) * (players - 1)
     rules = Rules.from_spec({"preset": "philippine", "scoring": scoring})
     return play_deal((index, seats, rules, seed, Budget(seconds=30, iterations=rollouts)))

@@ -1,7 +1,8 @@
 """The ``expert`` bot: Monte Carlo search over the hidden cards.
 
-For each sampled world (opponents' hands drawn by ``WorldSampler`` from what the seat
-may see), every candidate move still in the race is played and the deal is finished by
+For each sampled world (opponents' hands that agree with what the seat may see, drawn
+by ``inference.chained_worlds`` in proportion to how well they explain the opponents'
+moves), every candidate move still in the race is played and the deal is finished by
 ``heuristic`` rollouts for all seats. The same worlds serve every candidate, so they are
 compared on paired outcomes; candidates clearly worse than the best are dropped as the
 evidence comes in (successive elimination), and the search stops at the budget (time
@@ -17,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from games.ai.heuristic import heuristic_play, rollout_play
-from games.ai.inference import ActionModel, resample
+from games.ai.inference import ActionModel, chained_worlds
 from games.ai.match import NORMAL, match_value, stances
 from games.ai.plan import five_candidates, plan
 from games.ai.worlds import WorldSampler
@@ -48,17 +49,6 @@ class Budget:
 DEFAULT_BUDGET = Budget()
 # Candidates the search considers at most (the heuristic's choice always among them).
 MAX_CANDIDATES = 14
-# Worlds drawn per world searched (``inference``): the one kept explains the opponents'
-# moves best. Reading the history costs time that would go to more worlds: at 100 ms
-# that trade is even (measured), from about 0.3 s on, where more worlds alone no longer
-# help, it pays; so the draws grow with the budget, 8 per second, 1 to 8.
-DRAWS_PER_SECOND = 8
-MAX_DRAWS = 8
-# Below that, a cheap reading: the world is dealt seat by seat, each opponent's hand
-# chosen among FAST_DRAWS judged on its FAST_RECENT latest moves only (planning a sampled
-# hand is most of the cost of a move read, and the latest hands are the smallest).
-FAST_DRAWS = 4
-FAST_RECENT = 3
 # A candidate is dropped when its mean is this many standard errors below the best's.
 ELIMINATE_Z = 2.0
 MIN_WORLDS_BEFORE_ELIMINATION = 8
@@ -113,13 +103,10 @@ def candidates(sim: FastState, plays: list[FastPlay], default: FastPlay) -> list
     return chosen
 
 
-def draws_per_world(budget: Budget) -> tuple[int, int | None]:
-    """Worlds (or, below 0.25 s, hands per opponent) drawn per world searched, and how
-    many of the latest moves (per opponent) judge them (None: every move, whole worlds)."""
-    draws = min(MAX_DRAWS, int(budget.seconds * DRAWS_PER_SECOND))
-    if draws < 2:
-        return FAST_DRAWS, FAST_RECENT
-    return draws, None
+def world_source(view: PlayerView, rng: random.Random) -> Callable[[], list[int]]:
+    """The search's worlds: drawn by chains over the deals of the hidden cards that
+    weigh each by how well it explains the opponents' moves (``inference``)."""
+    return chained_worlds(WorldSampler(view), ActionModel(view), rng)
 
 
 def _reward(sim: FastState, me: int, dealt: list[int]) -> float:
@@ -180,9 +167,7 @@ def search(
     dealt = list(view.card_counts)
     for seat, move in view.history:
         dealt[seat] += move.mask.bit_count()
-    sampler = WorldSampler(view)
-    model = ActionModel(view)
-    draws, recent = draws_per_world(budget)
+    next_world = world_source(view, rng)
     alive = list(range(len(cands)))
     results: list[list[float]] = [[] for _ in cands]
     rollouts = 0
@@ -196,12 +181,7 @@ def search(
             if now + (now - searching) / rollouts * len(alive) > deadline:
                 break
         base = root.copy()
-        if recent is None:
-            base.hands = resample(lambda: sampler.sample(rng), model, rng, draws)
-        else:
-            base.hands = sampler.sample_by_seat(
-                rng, lambda s, h: model.seat_mismatches(s, h, recent), draws
-            )
+        base.hands = next_world()
         world: list[float] = []
         for i in alive:
             if limit is not None and rollouts >= limit:

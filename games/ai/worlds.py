@@ -15,7 +15,6 @@ an ace that beat it (``PASS_WEIGHT``), by giving those cards to it last when dea
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 from games.engine.cards import FULL_DECK_MASK
 from games.engine.fast import FastState, Tables, play_size, tables_for
@@ -27,8 +26,6 @@ PASS_WEIGHT = 0.6
 # The same for a card below the lowest card of a trick the player led (players lead
 # their lowest cards, so such a card was probably not in its hand then, nor now).
 LEAD_WEIGHT = 0.85
-# ``sample_by_seat``: a hand's weight per move it does not explain.
-MISMATCH_WEIGHT = 0.05
 
 
 def _indices(mask: int) -> list[int]:
@@ -141,36 +138,6 @@ class WorldSampler:
             hand |= 1 << index
             taken += 1
         return hand, skipped
-
-    def sample_by_seat(
-        self, rng: random.Random, score: Callable[[int, int], int], draws: int
-    ) -> list[int]:
-        """A world dealt seat by seat (in random order): ``draws`` hands are drawn for
-        each seat from the cards left, and one is kept with probability proportional to
-        ``MISMATCH_WEIGHT ** score(seat, hand)``."""
-        hands = [0] * len(self.counts)
-        hands[self.seat] = self.own
-        need = {s: self.counts[s] for s in self.opponents}
-        for seat, mask in self.forced.items():
-            hands[seat] |= mask
-            need[seat] -= mask.bit_count()
-        remaining = self.pool[:]
-        order = self.opponents[:]
-        rng.shuffle(order)
-        last = order[-1]
-        for seat in order:
-            options = []
-            scores = []
-            for _ in range(1 if seat == last else draws):
-                rng.shuffle(remaining)
-                hand, rest = self.deal_seat(seat, need[seat], remaining, rng)
-                options.append((hand, rest))
-                scores.append(score(seat, hands[seat] | hand) if draws > 1 else 0)
-            low = min(scores)
-            weights = [MISMATCH_WEIGHT ** (x - low) for x in scores]
-            hand, remaining = rng.choices(options, weights)[0]
-            hands[seat] |= hand
-        return hands
 
 
 def _passed_over(view: PlayerView, t: Tables, unseen: int) -> dict[int, int]:

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.ai import Budget, choose_move
-from games.ai.inference import ActionModel, resample
+from games.ai.inference import ActionModel, chained_worlds
 from games.ai.worlds import WorldSampler
 from games.engine import Card, DealState, Move, Play, PlayerView, Rules
 from games.engine.cards import cards_of
@@ -142,20 +142,28 @@ def test_sampled_worlds_agree_with_everything_public(state: DealState, seed: int
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(state=positions, seed=st.integers(0, 2**16))
-def test_resampled_worlds_agree_with_everything_public(state: DealState, seed: int) -> None:
-    """The worlds the expert searches (drawn, then resampled by the opponents' moves)."""
+def test_chained_worlds_agree_with_everything_public(state: DealState, seed: int) -> None:
+    """The worlds the expert searches (Markov chains over the deals of the hidden cards,
+    weighted by the opponents' moves), from every chain and after many steps."""
     seat = state.turn
     view = state.view(seat)
-    sampler = WorldSampler(view)
-    model = ActionModel(view)
     known = view.hand_mask | sum(card.mask for card in view.played_cards)
-    rng = random.Random(seed)
-    hands = resample(lambda: sampler.sample(rng), model, rng, 4)
-    assert hands[seat] == view.hand_mask
-    assert [h.bit_count() for h in hands] == list(view.card_counts)
-    for s, hand in enumerate(hands):
-        if s != seat:
-            assert not hand & known
+    next_world = chained_worlds(WorldSampler(view), ActionModel(view), random.Random(seed), 2)
+    for _ in range(5):
+        hands = next_world()
+        assert hands[seat] == view.hand_mask
+        assert [h.bit_count() for h in hands] == list(view.card_counts)
+        seen = 0
+        for s, hand in enumerate(hands):
+            assert not hand & seen
+            seen |= hand
+            if s != seat:
+                assert not hand & known
+        if view.required_card is not None and view.turn != seat:
+            assert hands[view.turn] & view.required_card.mask
+        face_up = view.face_up_card
+        if face_up is not None and view.face_up_seat != seat and face_up not in view.played_cards:
+            assert hands[view.face_up_seat] & face_up.mask
 
 
 @pytest.mark.parametrize(
@@ -175,8 +183,12 @@ def test_the_true_hands_explain_heuristic_opponents(spec: object) -> None:
             continue
         view = state.view(state.turn)
         model = ActionModel(view)
-        true_total += model.mismatches([sum(c.mask for c in h) for h in state.hands])
-        sampled_total += model.mismatches(WorldSampler(view).sample(rng))
+        true_hands = [sum(c.mask for c in h) for h in state.hands]
+        sampled = WorldSampler(view).sample(rng)
+        for seat in range(4):
+            if seat != view.seat:
+                true_total += model.seat_mismatches(seat, true_hands[seat])
+                sampled_total += model.seat_mismatches(seat, sampled[seat])
     assert true_total == 0
     assert sampled_total > 0
 
@@ -197,7 +209,8 @@ def test_sampled_worlds_give_the_face_up_card_to_its_holder() -> None:
         rng = random.Random(n)
         for _ in range(20):
             assert sampler.sample(rng)[holder] & card.mask
-            hands = sampler.sample_by_seat(rng, lambda s, h: 0, 3)
-            assert hands[holder] & card.mask
+        next_world = chained_worlds(sampler, ActionModel(view), rng, 1)
+        for _ in range(20):
+            assert next_world()[holder] & card.mask
         checked += 1
     assert checked == 20
