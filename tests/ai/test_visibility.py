@@ -113,31 +113,34 @@ def test_bots_decide_from_the_view_alone(state: DealState, seed: int) -> None:
         assert a == b, level
 
 
+def assert_agrees_with_the_view(view: PlayerView, hands: list[int]) -> None:
+    """A world: the seat's own hand, every count, no card twice, no card seen elsewhere,
+    the required card with the seat to lead, the face-up card with its holder."""
+    seat = view.seat
+    known = view.hand_mask | sum(card.mask for card in view.played_cards)
+    assert hands[seat] == view.hand_mask
+    assert [h.bit_count() for h in hands] == list(view.card_counts)
+    seen = 0
+    for s, hand in enumerate(hands):
+        assert not hand & seen
+        seen |= hand
+        if s != seat:
+            assert not hand & known
+    if view.required_card is not None and view.turn != seat:
+        assert hands[view.turn] & view.required_card.mask
+    face_up = view.face_up_card
+    if face_up is not None and view.face_up_seat != seat and face_up not in view.played_cards:
+        assert hands[view.face_up_seat] & face_up.mask  # the face-up card stays put
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(state=positions, seed=st.integers(0, 2**16))
 def test_sampled_worlds_agree_with_everything_public(state: DealState, seed: int) -> None:
-    seat = state.turn
-    view: PlayerView = state.view(seat)
+    view = state.view(state.turn)
     sampler = WorldSampler(view)
-    known = view.hand_mask
-    for card in view.played_cards:
-        known |= card.mask
     rng = random.Random(seed)
     for _ in range(5):
-        hands = sampler.sample(rng)
-        assert hands[seat] == view.hand_mask
-        seen = 0
-        for s, hand in enumerate(hands):
-            assert hand.bit_count() == view.card_counts[s]
-            assert not hand & seen
-            seen |= hand
-            if s != seat:
-                assert not hand & known
-        if view.required_card is not None and view.turn != seat:
-            assert hands[view.turn] & view.required_card.mask
-        face_up = view.face_up_card
-        if face_up is not None and view.face_up_seat != seat and face_up not in view.played_cards:
-            assert hands[view.face_up_seat] & face_up.mask  # the face-up card stays put
+        assert_agrees_with_the_view(view, sampler.sample(rng))
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -145,25 +148,10 @@ def test_sampled_worlds_agree_with_everything_public(state: DealState, seed: int
 def test_chained_worlds_agree_with_everything_public(state: DealState, seed: int) -> None:
     """The worlds the expert searches (Markov chains over the deals of the hidden cards,
     weighted by the opponents' moves), from every chain and after many steps."""
-    seat = state.turn
-    view = state.view(seat)
-    known = view.hand_mask | sum(card.mask for card in view.played_cards)
+    view = state.view(state.turn)
     next_world = chained_worlds(WorldSampler(view), ActionModel(view), random.Random(seed), 2)
     for _ in range(5):
-        hands = next_world()
-        assert hands[seat] == view.hand_mask
-        assert [h.bit_count() for h in hands] == list(view.card_counts)
-        seen = 0
-        for s, hand in enumerate(hands):
-            assert not hand & seen
-            seen |= hand
-            if s != seat:
-                assert not hand & known
-        if view.required_card is not None and view.turn != seat:
-            assert hands[view.turn] & view.required_card.mask
-        face_up = view.face_up_card
-        if face_up is not None and view.face_up_seat != seat and face_up not in view.played_cards:
-            assert hands[view.face_up_seat] & face_up.mask
+        assert_agrees_with_the_view(view, next_world())
 
 
 @pytest.mark.parametrize(
