@@ -1,0 +1,92 @@
+"""How well the expert's worlds place the hidden cards: ``python -m benchmarks.ai_reading``.
+
+Positions from deals of four heuristics (seat 0 to move, four moves or more into the
+deal, ``cards-left`` scoring): for each, ``--worlds`` worlds are drawn by each reading
+and the share of the opponents' cards that a world gives to the right opponent is
+counted, with the time per world (drawing included: a chain's start is paid by the
+worlds that follow it, as in a search of about that many worlds). Numbers only;
+docs/ai.md ("Reading the history") has the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+
+from games.ai.heuristic import heuristic_move
+from games.ai.inference import ActionModel, chained_worlds
+from games.ai.worlds import WorldSampler
+from games.engine import DealState, PlayerView, Rules
+
+Reading = Callable[[PlayerView, random.Random], Callable[[], list[int]]]
+
+
+def positions(deals: int, seed: int) -> list[tuple[PlayerView, list[int]]]:
+    rng = random.Random(seed)
+    rules = Rules.from_spec({"preset": "philippine", "scoring": "cards-left"})
+    out = []
+    for _ in range(deals):
+        state = DealState.from_seed(rules, rng.randbytes(32), 4)
+        while not state.is_over:
+            view = state.view(state.turn)
+            if view.seat == 0 and len(view.history) >= 4:
+                out.append((view, [sum(c.mask for c in hand) for hand in state.hands]))
+            state.apply(heuristic_move(view, rng))
+    return out
+
+
+def _uniform(view: PlayerView, rng: random.Random) -> Callable[[], list[int]]:
+    sampler = WorldSampler(view, use_passes=False)
+    return lambda: sampler.sample(rng)
+
+
+def _hints(view: PlayerView, rng: random.Random) -> Callable[[], list[int]]:
+    sampler = WorldSampler(view)
+    return lambda: sampler.sample(rng)
+
+
+def _chains(count: int) -> Reading:
+    def reading(view: PlayerView, rng: random.Random) -> Callable[[], list[int]]:
+        return chained_worlds(WorldSampler(view), ActionModel(view), rng, count)
+
+    return reading
+
+
+READINGS: dict[str, Reading] = {
+    "uniform: any deal agreeing with the counts": _uniform,
+    "the sampler's hints (passes, leads)": _hints,
+    "one chain": _chains(1),
+    "four chains in turn (the expert's)": _chains(4),
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--deals", type=int, default=30)
+    parser.add_argument("--worlds", type=int, default=20, help="worlds per position")
+    parser.add_argument("--seed", type=int, default=5)
+    args = parser.parse_args()
+    found = positions(args.deals, args.seed)
+    print(f"{len(found)} positions from {args.deals} deals, {args.worlds} worlds each")
+    for name, reading in READINGS.items():
+        rng = random.Random(1)
+        right = total = 0
+        seconds = 0.0
+        for view, hands in found:
+            start = time.perf_counter()
+            next_world = reading(view, rng)
+            worlds = [next_world() for _ in range(args.worlds)]
+            seconds += time.perf_counter() - start
+            for world in worlds:
+                for seat in range(4):
+                    if seat != view.seat:
+                        right += (world[seat] & hands[seat]).bit_count()
+                        total += hands[seat].bit_count()
+        per_world = seconds / len(found) / args.worlds * 1000
+        print(f"{name:<44} placed right {right / total:6.1%}   {per_world:5.2f} ms/world")
+
+
+if __name__ == "__main__":
+    main()
