@@ -111,11 +111,11 @@ class WorldChain:
     A step swaps one card between two holders (two opponents, or an opponent and the
     cards set aside), cards a seat must hold staying put, and is kept with probability
     ``MISMATCH_WEIGHT ** (mismatches added)``. The proposal is symmetric (the holders'
-    counts never change), so the chain's worlds come from the same distribution that
-    ``resample`` approximates (the deals agreeing with the counts, weighted by how well
-    they explain the opponents' moves), but each step rescored only the two hands it
-    changed: measured, it places more hidden cards right per millisecond than drawing
-    whole worlds (docs/ai.md). Consecutive worlds are ``CHAIN_STEPS`` steps apart."""
+    counts never change), so the chain visits each deal that agrees with the counts as
+    often as ``MISMATCH_WEIGHT ** mismatches`` says, and each step rescores only the two
+    hands it changed: measured, it places more hidden cards right per millisecond than
+    drawing whole worlds and judging them (docs/ai.md). Consecutive worlds are
+    ``steps`` apart (``CHAIN_STEPS`` unless given)."""
 
     def __init__(
         self, sampler: WorldSampler, model: ActionModel, rng: random.Random, *, steps: int = 0
