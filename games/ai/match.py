@@ -100,19 +100,18 @@ def match_value(
     return total / len(_LUCK)
 
 
-def deciding(standing: MatchStanding, scoring: str) -> bool:
-    """Whether the deal in play may end the match."""
+def _deciding(standing: MatchStanding, scoring: str) -> bool:
+    """Whether the deal in play may end the match (a ``cards-left`` system)."""
     if standing.deals_left == 1:
         return True
     if standing.target_score is None:
         return False
-    most = MOST_PER_DEAL.get(scoring, 16)  # (deuces-double: a stake of at most 16)
-    return max(standing.scores) + most >= standing.target_score
+    return max(standing.scores) + MOST_PER_DEAL[scoring] >= standing.target_score
 
 
 def seat_stance(standing: MatchStanding | None, scoring: str, seat: int) -> int:
     """How the heuristic plays ``seat``'s deal for the match (module doc)."""
-    if standing is None or scoring not in MOST_PER_DEAL or not deciding(standing, scoring):
+    if standing is None or scoring not in MOST_PER_DEAL or not _deciding(standing, scoring):
         return NORMAL
     mine = standing.scores[seat]
     best_other = min(s for i, s in enumerate(standing.scores) if i != seat)
