@@ -18,6 +18,7 @@ import random
 from dataclasses import dataclass
 
 from games.ai import choose_move
+from games.ai.match import CHASE, PROTECT, seat_stance
 from games.engine.cards import RANKS, Card
 from games.engine.moves import Move, Play
 from games.engine.state import PlayerView
@@ -60,7 +61,18 @@ def _twos(cards: tuple[Card, ...]) -> list[Card]:
 
 
 def explain(view: PlayerView, move: Move) -> str:
-    """Why ``move`` is a good idea here, in one or two short sentences."""
+    """Why ``move`` is a good idea here, in one or two short sentences (and, in a deal
+    that may end the match, what the match asks for)."""
+    reason = _explain_move(view, move)
+    stance = seat_stance(view.match, view.rules.scoring, view.seat)
+    if stance == PROTECT and not move.is_pass and len(move.cards) < len(view.hand):
+        return f"{reason} You lead the match: every card you keep may cost you it, so shed."
+    if stance == CHASE:
+        return f"{reason} You are behind in the match: only winning this deal can turn it."
+    return reason
+
+
+def _explain_move(view: PlayerView, move: Move) -> str:
     twos_held = _twos(view.hand)
     if move.is_pass:
         assert view.to_beat is not None  # a pass is only legal when following

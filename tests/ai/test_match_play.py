@@ -9,6 +9,7 @@ import pytest
 
 import games.ai.expert as expert
 from games.ai import Budget, choose_move
+from games.ai.hints import hint
 from games.ai.match import CHASE, NORMAL, PROTECT, match_value, seat_stance, stances
 from games.ai.match_arena import MatchTask, match_wins, play_match
 from games.engine import MatchStanding, Rules
@@ -199,3 +200,17 @@ def test_every_seat_of_a_match_sees_its_standing(monkeypatch):
     last = seen[-1]
     assert last is not None
     assert (last.deals_left, sum(last.deals_won)) == (1, 1)
+
+
+def test_a_hint_says_what_the_match_asks_for_in_a_deal_that_may_end_it():
+    plain = _view("cards-left", HAND, "5C 5D", (11, 9, 10))
+    assert "match" not in hint(plain, random.Random(0)).reason
+    ahead = hint(plain.with_match(standing([5, 12, 14, 9], deals_left=1)), random.Random(0))
+    assert ahead.move != PASS
+    assert "You lead the match" in ahead.reason
+    pressed = _view("cards-left", HAND, "5C 5D", (5, 9, 8))
+    behind = hint(pressed.with_match(standing([30, 12, 14, 9], deals_left=1)), random.Random(0))
+    assert behind.move == PASS
+    assert "only winning this deal can turn it" in behind.reason
+    early = hint(plain.with_match(standing([5, 12, 14, 9], deals_left=4)), random.Random(0))
+    assert "match" not in early.reason
