@@ -137,19 +137,26 @@ def deal_finished_get(*, game: Game, number: int) -> Deal:
     return deal
 
 
+def deals_won(game: Game, *, before: int | None = None) -> dict[int, int]:
+    """Deals won per seat position (those before deal number ``before`` when given)."""
+    deals = game.deals.all() if before is None else game.deals.filter(number__lt=before)
+    won: dict[int, int] = {}
+    for winner in deals.values_list("winner", flat=True):
+        if winner is not None:
+            won[winner] = won.get(winner, 0) + 1
+    return won
+
+
 def match_standing(game: Game, deal: Deal) -> MatchStanding | None:
     """Where the match stands as ``deal`` is played (public: the seats' scores and deals
     won before it); None for a game of one deal, where the deal is the whole objective."""
     if game.target_deals == 1:
         return None
     seats = sorted(game.seats.all(), key=lambda s: s.position)
-    won = [0] * len(seats)
-    for winner in game.deals.filter(number__lt=deal.number).values_list("winner", flat=True):
-        if winner is not None:
-            won[winner] += 1
+    won = deals_won(game, before=deal.number)
     return MatchStanding(
         scores=tuple(s.score for s in seats),
-        deals_won=tuple(won),
+        deals_won=tuple(won.get(s.position, 0) for s in seats),
         deals_left=None if game.target_deals is None else game.target_deals - deal.number + 1,
         target_score=game.target_score,
     )

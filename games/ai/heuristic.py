@@ -80,7 +80,7 @@ def heuristic_play(sim: FastState, stance: int = NORMAL) -> FastPlay:
     # someone may go out soon and this hand will not beat them to it.
     weak: list[FastPlay] | None = None  # the plan's plays unseen cards could beat
     shed_at = SHED_WHEN_OPPONENT_AT.get(sim.rules.scoring, -1)
-    if stance:
+    if stance != NORMAL:
         # Protecting a match lead, every card left may cost it: shed from the start;
         # chasing, only going out first can help: never.
         shed_at = 13 if stance == PROTECT and shed_at >= 0 else -1

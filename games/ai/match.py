@@ -32,23 +32,15 @@ CHASE = 1
 PROTECT = 2
 
 # Per scoring and player count (3 or 4), measured over 3,000 deals of four (three)
-# heuristics: the standard deviation of one seat's deal points minus another's, and a
-# seat's mean points per deal (how fast scores approach a target).
-SPREAD = {
-    ("deuces-double", 4): 1.04,
-    ("deuces-double", 3): 1.26,
-    ("cards-left", 4): 4.51,
-    ("cards-left", 3): 5.54,
-    ("cards-left-tiered", 4): 6.89,
-    ("cards-left-tiered", 3): 8.86,
-}
-GAIN = {
-    ("deuces-double", 4): 0.31,
-    ("deuces-double", 3): 0.43,
-    ("cards-left", 4): 3.34,
-    ("cards-left", 3): 3.37,
-    ("cards-left-tiered", 4): 3.66,
-    ("cards-left-tiered", 3): 4.10,
+# heuristics: (the standard deviation of one seat's deal points minus another's, a
+# seat's mean points per deal: how fast scores approach a target).
+PER_DEAL = {
+    ("deuces-double", 4): (1.04, 0.31),
+    ("deuces-double", 3): (1.26, 0.43),
+    ("cards-left", 4): (4.51, 3.34),
+    ("cards-left", 3): (5.54, 3.37),
+    ("cards-left-tiered", 4): (6.89, 3.66),
+    ("cards-left-tiered", 3): (8.86, 4.10),
 }
 # Under the cards-left systems, what a deal can cost one seat at most (13 cards; 26
 # under the tiered one when 10 or more are left): a match with a score this close to
@@ -71,7 +63,7 @@ def deals_to_come(standing: MatchStanding, scoring: str) -> float:
     """About how many deals the match still has after ``standing`` (at least 1)."""
     left = math.inf if standing.deals_left is None else float(standing.deals_left)
     if standing.target_score is not None:
-        gain = GAIN[_key(scoring, len(standing.scores))]
+        _spread, gain = PER_DEAL[_key(scoring, len(standing.scores))]
         left = min(left, (standing.target_score - max(standing.scores)) / gain)
     return max(1.0, left)
 
@@ -86,9 +78,10 @@ def match_value(
         return 1.0 if match_order(after.scores, after.deals_won, scoring)[0] == seat else 0.0
     sign = 1 if higher_score_wins(scoring) else -1
     # Each seat's points still to come: independent, normal, with a seat's share of the
-    # spread of a difference (SPREAD / sqrt 2) per deal. The chance to finish first is
+    # spread of a difference (/ sqrt 2) per deal. The chance to finish first is
     # averaged over this seat's own luck (``_LUCK``: quantiles of a standard normal).
-    scale = SPREAD[_key(scoring, len(points))] * math.sqrt(deals_to_come(after, scoring) / 2)
+    spread, _gain = PER_DEAL[_key(scoring, len(points))]
+    scale = spread * math.sqrt(deals_to_come(after, scoring) / 2)
     mine = after.scores[seat]
     margins = [sign * (mine - score) / scale for s, score in enumerate(after.scores) if s != seat]
     total = 0.0

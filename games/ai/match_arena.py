@@ -47,18 +47,13 @@ def play_match(task: MatchTask) -> MatchOutcome:
     levels = rotation(task.seats, task.index)
     bots = {level: seat_bot(level, task.budget) for level in set(levels)}
     rng = random.Random(f"{task.seed}:{task.index}")
-    scores = [0] * n
-    won = [0] * n
+    standing = MatchStanding(
+        scores=(0,) * n, deals_won=(0,) * n, deals_left=task.deals, target_score=task.target
+    )
     leader: int | None = None
     number = 0
     while True:
         number += 1
-        standing = MatchStanding(
-            scores=tuple(scores),
-            deals_won=tuple(won),
-            deals_left=None if task.deals is None else task.deals - number + 1,
-            target_score=task.target,
-        )
         state = DealState.from_seed(
             task.rules, deal_seed(f"{task.seed}:{task.index // n}", number), n, leader=leader
         )
@@ -69,14 +64,14 @@ def play_match(task: MatchTask) -> MatchOutcome:
             state.apply(bots[levels[seat]](view, rng))
         result = state.result
         assert result is not None
-        for s in range(n):
-            scores[s] += result.points[s]
-        won[result.winner] += 1
+        ended = standing.ends_with(result.points)
+        standing = standing.after(result.points, result.winner)
         leader = result.winner
-        if standing.ends_with(result.points):
+        if ended:
             break
-    ranking = match_order(scores, won, task.rules.scoring)
-    return MatchOutcome(task.index, levels, tuple(ranking), tuple(scores), number)
+    scores = standing.scores
+    ranking = match_order(scores, standing.deals_won, task.rules.scoring)
+    return MatchOutcome(task.index, levels, tuple(ranking), scores, number)
 
 
 def run_matches(tasks: Sequence[MatchTask], workers: int) -> list[MatchOutcome]:

@@ -11,6 +11,7 @@ from games.engine import DealResult, DealState, Rules, format_cards
 from games.engine.match import match_order
 from games.engine.shuffle import commitment, new_seed
 from games.models import Deal, Game, GameStatus, Seat, SeatStatus
+from games.selectors import deals_won
 from games.services import feed
 from games.services.game_row import game_touch
 from games.services.side_effects import queue_ai_turn_on_commit
@@ -132,16 +133,15 @@ def match_ranking(game: Game, seats: list[Seat]) -> list[int]:
     """Seat positions best first. deuces-double: most points first; cards-left: fewest;
     ties: more deals won, then the lower seat. Resigned seats come last whatever their
     score, the last to resign first among them."""
-    wins = dict.fromkeys((s.position for s in seats), 0)
-    for deal_winner in game.deals.values_list("winner", flat=True):
-        if deal_winner is not None:
-            wins[deal_winner] += 1
+    wins = deals_won(game)
     playing = [
         s for s in sorted(seats, key=lambda s: s.position) if s.status != SeatStatus.RESIGNED
     ]
     resigned = [s for s in seats if s.status == SeatStatus.RESIGNED]
     order = match_order(
-        [s.score for s in playing], [wins[s.position] for s in playing], game.rules["scoring"]
+        [s.score for s in playing],
+        [wins.get(s.position, 0) for s in playing],
+        game.rules["scoring"],
     )
     playing = [playing[i] for i in order]
     resigned.sort(key=lambda s: s.resigned_at or timezone.now(), reverse=True)
