@@ -124,9 +124,16 @@ def _lead(
     if len(weak) <= 1 and len(weak) < len(current):
         # Every play but (at most) one wins its trick: cash the winners, the last one last.
         bosses = [p for p in current if p not in weak]
-        if not weak and sim.rules.scoring == "deuces-double":
+        if sim.rules.scoring == "deuces-double":
             # Going out: each 2 in the final play doubles the stake, so they go last.
-            return max(bosses, key=lambda p: (-(p[0] & DEUCES).bit_count(), play_size(p[1]), -p[1]))
+            if not weak:
+                return max(
+                    bosses, key=lambda p: (-(p[0] & DEUCES).bit_count(), play_size(p[1]), -p[1])
+                )
+            if any(p[0] & DEUCES for p in bosses) and (min_opp > 1 or play_size(weak[0][1]) > 1):
+                # Even the beatable play goes first, so the 2s can win the lead back and
+                # end the deal (measured: about +2 per such lead against heuristics).
+                return weak[0]
         return max(bosses, key=lambda p: (play_size(p[1]), -p[1]))
     options = weak or list(current)
     if min_opp == 1:

@@ -14,7 +14,7 @@ from games.engine.tables import tables_for
 R = random.Random(0)
 
 
-def deal(*hands: str, leader: int | None = None, rules: str = "philippine") -> DealState:
+def deal(*hands: str, leader: int | None = None, rules: str | dict = "philippine") -> DealState:
     return DealState.new(rules, list(hands), leader=leader)
 
 
@@ -71,9 +71,14 @@ def test_heuristic_goes_out_when_it_can() -> None:
 
 
 def test_heuristic_cashes_winners_before_its_last_play() -> None:
-    # 2D is unbeatable, 3S 3H then ends the deal: lead the 2 first.
-    state = deal("3S 3H 2D", "4C 5C 6C", "7D 8D 9D", "TD JD QD", leader=0)
+    # 2D is unbeatable, 3S 3H then ends the deal: lead the 2 first (where a 2 in the
+    # final play doubles nothing; under deuces-double the pair goes first, so that the 2
+    # can end the deal: tests/ai/test_points_play.py).
+    hands = ("3S 3H 2D", "4C 5C 6C", "7D 8D 9D", "TD JD QD")
+    state = deal(*hands, leader=0, rules={"preset": "philippine", "scoring": "cards-left"})
     assert choose_move("heuristic", state.view(0), R) == Move.parse("2D")
+    state = deal(*hands, leader=0)
+    assert choose_move("heuristic", state.view(0), R) == Move.parse("3S 3H")
 
 
 def test_heuristic_blocks_a_next_player_with_one_card() -> None:

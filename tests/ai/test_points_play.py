@@ -85,3 +85,45 @@ def test_the_expert_is_rewarded_with_its_payment() -> None:
     sim = _ended(deuces, 1, "2S 2H", [3, 0, 9, 4])
     assert _reward(sim, 1, dealt) == 3 * 4  # two 2s in the final play: a stake of 4
     assert -4.1 < _reward(sim, 2, dealt) < _reward(sim, 0, dealt) < -4  # nearer is better
+
+
+def _lead_view(scoring: str, hand: str, counts: tuple[int, ...]) -> PlayerView:
+    """Seat 0 to lead a new trick holding ``hand``, the others holding ``counts``."""
+    rules = Rules.from_spec({"preset": "philippine", "scoring": scoring})
+    cards = parse_cards(hand)
+    return PlayerView(
+        seat=0,
+        rules=rules,
+        num_players=4,
+        hand=tuple(sorted(cards)),
+        card_counts=(len(cards), *counts),
+        turn=0,
+        to_beat=None,
+        trick_leader=0,
+        last_player=0,
+        passed=frozenset(),
+        in_play=frozenset(range(4)),
+        required_card=None,
+        history=(),
+        played_cards=(),
+        finished_order=(),
+        seq=1,
+        is_over=False,
+        result=None,
+    )
+
+
+def _lead(scoring: str, hand: str, counts: tuple[int, ...]) -> str:
+    move = choose_move("heuristic", _lead_view(scoring, hand, counts), random.Random(0))
+    return " ".join(str(c) for c in move.cards)
+
+
+def test_under_deuces_double_it_leads_its_beatable_play_first_to_go_out_on_its_2() -> None:
+    # The 2 of diamonds wins any single: cashing it first goes out on the 5 for a stake of
+    # 1; leading the 5 first lets the 2 win the lead back and end the deal at a stake of 2.
+    assert _lead("deuces-double", "5C 2D", (5, 6, 4)) == "5C"
+    assert _lead("deuces-double", "5C 5D 2D", (1, 6, 4)) == "5C 5D"
+    # An opponent on one card would go out on the 5: the 2 goes first.
+    assert _lead("deuces-double", "5C 2D", (1, 6, 4)) == "2D"
+    # Where a 2 does not double anything, the sure way out stands.
+    assert _lead("cards-left", "5C 2D", (5, 6, 4)) == "2D"
