@@ -84,7 +84,7 @@ def heuristic_play(sim: FastState, stance: int = NORMAL) -> FastPlay:
         # Protecting a match lead, every card left may cost it: shed from the start;
         # chasing, only going out first can help: never.
         shed_at = 13 if stance == PROTECT and shed_at >= 0 else -1
-    if min_opp <= shed_at:
+    if min_opp <= shed_at and len(current) >= SHED_WHEN_PLAYS_LEFT:
         weak = [p for p in current if beatable(t, p, unseen, max_opp)]
     shed = weak is not None and len(weak) >= SHED_WHEN_PLAYS_LEFT
     if sim.beat_key < 0:

@@ -56,6 +56,9 @@ class ActionModel:
         # them with that opponent's hand then (its hand now plus what it played since).
         # Each opponent's stance in the match (public: the scores are).
         self.stances = stances(view.match, view.rules.scoring, n)
+        # seat_mismatches per (seat, hand), shared by the chains that read with this model
+        # (a chain revisits hands, and its neighbours visit some of the same).
+        self._known: dict[tuple[int, int], int] = {}
         self.points: list[tuple[int, int, FastState, int]] = []  # (seat, mask, sim before, later)
         self.by_seat: dict[int, list[tuple[int, int, FastState, int]]] = {}
         if not self.steps:
@@ -83,6 +86,14 @@ class ActionModel:
             self.points.append((seat, mask, snapshot, later[seat]))
         for point in self.points:
             self.by_seat.setdefault(point[0], []).append(point)
+
+    def known_mismatches(self, seat: int, hand: int) -> int:
+        """``seat_mismatches``, remembered."""
+        key = (seat, hand)
+        found = self._known.get(key)
+        if found is None:
+            found = self._known[key] = self.seat_mismatches(seat, hand)
+        return found
 
     def seat_mismatches(self, seat: int, hand: int) -> int:
         """The moves of ``seat`` that the heuristic would not have made holding ``hand``
@@ -130,17 +141,8 @@ class WorldChain:
         for seat in sampler.opponents:
             dealt |= self.hands[seat]
         self.aside = sampler.free & ~dealt
-        self._cache: dict[tuple[int, int], int] = {}
-        self.scores = {s: self._scored(s, self.hands[s]) for s in self.holders}
+        self.scores = {s: model.known_mismatches(s, self.hands[s]) for s in self.holders}
         self.advance(CHAIN_BURN_IN)
-
-    def _scored(self, seat: int, hand: int) -> int:
-        """The seat's mismatches holding ``hand`` (a chain revisits hands: cached)."""
-        key = (seat, hand)
-        found = self._cache.get(key)
-        if found is None:
-            found = self._cache[key] = self.model.seat_mismatches(seat, hand)
-        return found
 
     def advance(self, steps: int) -> None:
         rng = self.rng
@@ -163,11 +165,11 @@ class WorldChain:
             x = _random_bit(free_a, rng)
             y = _random_bit(free_b, rng)
             new_a = hands[a] ^ x | y
-            score_a = self._scored(a, new_a)
+            score_a = self.model.known_mismatches(a, new_a)
             added = score_a - self.scores[a]
             if b >= 0:
                 new_b = hands[b] ^ y | x
-                score_b = self._scored(b, new_b)
+                score_b = self.model.known_mismatches(b, new_b)
                 added += score_b - self.scores[b]
             if added > 0 and rng.random() >= MISMATCH_WEIGHT**added:
                 continue

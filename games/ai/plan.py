@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from games.engine.fast import CardMask, FastPlay, PlayKey, Tables, five_kind, low_rank, play_size
 from games.engine.movegen import (
+    beats_with_small_play,
     flush_plays,
     four_plays,
     full_house_plays,
-    small_plays_above,
     straight_plays,
 )
 from games.engine.tables import FOUR_OF_A_KIND
@@ -245,4 +245,4 @@ def beatable(t: Tables, play: FastPlay, unseen: CardMask, max_other: int) -> boo
         return False
     if size == 5:
         return five_kind(key) < FOUR_OF_A_KIND
-    return bool(small_plays_above(t, unseen, key))
+    return beats_with_small_play(t, unseen, key)

@@ -79,6 +79,31 @@ def small_plays_above(t: Tables, hand: CardMask, beat_key: PlayKey) -> Plays:
     return out
 
 
+def beats_with_small_play(t: Tables, hand: CardMask, beat_key: PlayKey) -> bool:
+    """Whether ``hand`` holds a single, pair or triple (the size of ``beat_key``) that
+    beats it: ``bool(small_plays_above(...))`` without building the plays (the bots ask
+    this of every play they plan, in every rollout step)."""
+    size = beat_key >> SIZE_SHIFT
+    rank = (beat_key & ((1 << SIZE_SHIFT) - 1)) >> 2
+    if size == 3 and not t.rules.triples:
+        return False
+    rows = t.by_size
+    nib = (hand >> (4 * rank)) & 15
+    if nib:
+        for p in rows[rank][nib][size]:
+            if p[1] > beat_key:
+                return True
+    hand >>= 4 * rank + 4
+    rank += 1
+    while hand:
+        nib = hand & 15
+        if nib and rows[rank][nib][size]:
+            return True
+        hand >>= 4
+        rank += 1
+    return False
+
+
 def five_card_plays(t: Tables, hand: CardMask, nibs: list[int], beat_key: PlayKey) -> Plays:
     """Five-card hands of the hand; types that cannot beat ``beat_key`` are skipped
     (the caller still filters by key)."""

@@ -11,6 +11,9 @@ from hypothesis import strategies as st
 
 from games.engine import DealState
 from games.engine.fast import FastState
+from games.engine.movegen import beats_with_small_play, small_plays_above
+from games.engine.rules import PRESETS, Rules
+from games.engine.tables import tables_for
 from tests.ai.helpers import positions
 
 PUBLIC = ("turn", "beat_mask", "beat_key", "last", "leader", "passed", "active", "played")
@@ -49,3 +52,26 @@ def test_a_search_follows_the_engine_to_the_first_player_out(state: DealState, s
             assert state.finished_order[finished:] == (sim.out,)
             break
         assert not state.is_over
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    preset=st.sampled_from(sorted(PRESETS)),
+    hand=st.sets(st.integers(0, 51), max_size=13).map(lambda cards: sum(1 << c for c in cards)),
+    card=st.integers(0, 51),
+    size=st.integers(1, 3),
+)
+def test_the_bots_quick_beat_test_agrees_with_the_plays_that_beat(
+    preset: str, hand: int, card: int, size: int
+) -> None:
+    # ``beats_with_small_play`` answers "is any play above this one?" without listing them.
+    t = tables_for(Rules.from_spec(preset))
+    low = card - card % 4
+    mask = 0
+    for bit in range(low, low + 4):
+        if bit >= card and (mask.bit_count() < size):
+            mask |= 1 << bit
+    key = t.classify(mask) if mask.bit_count() == size else None
+    if key is None:
+        return
+    assert beats_with_small_play(t, hand, key) == bool(small_plays_above(t, hand, key))
