@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
+from games.ai import LEVELS
+from ratings.bot_calibration import CALIBRATED
 from ratings.system import Skill, deal_ranks, rate
 
 
@@ -43,3 +47,11 @@ def test_beating_a_stronger_entrant_gains_more():
 @pytest.mark.parametrize(("mu", "sigma", "display"), [(25, 25 / 3, 0.0), (30, 2, 24.0)])
 def test_display_is_the_conservative_estimate(mu, sigma, display):
     assert Skill(mu=mu, sigma=sigma).display == display
+
+
+def test_the_stored_calibration_ranks_the_levels_in_their_order_of_strength():
+    # A player picks an opponent by its rating: the calibration must not rate a weaker
+    # level above a stronger one (docs/ai.md "Ratings of the levels").
+    assert list(CALIBRATED) == list(LEVELS)
+    mus = [CALIBRATED[level][0] for level in LEVELS]
+    assert all(weaker < stronger for weaker, stronger in itertools.pairwise(mus))
