@@ -94,6 +94,16 @@ def _explain_move(view: PlayerView, move: Move) -> str:
         return f"You hold the {required}, so the first play must include it: this {kind} sheds it."
     after = f" You will have {left} card{'s' if left != 1 else ''} left." if left <= 3 else ""
     if view.to_beat is None:
+        # Near the end (the rest, 2s aside, is one play at most), the heuristic's way out
+        # under this scoring (docs/ai.md "Going out").
+        near_the_end = left <= len(twos_held) + 5
+        keeps_twos = twos_held and not _twos(move.cards)
+        if view.rules.scoring == "deuces-double" and keeps_twos and near_the_end:
+            return (
+                f"You have the lead: play this {kind} first and keep your 2s to win the "
+                f"lead back and go out on them (each 2 in your last play doubles the "
+                f"stake).{after}"
+            )
         if len(move.cards) >= 5:
             return f"You have the lead: a {kind} sheds five cards at once.{after}"
         if _twos(move.cards):

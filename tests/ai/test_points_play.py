@@ -9,6 +9,7 @@ import pytest
 
 from games.ai import choose_move
 from games.ai.expert import _reward
+from games.ai.hints import hint
 from games.engine import Play, PlayerView, Rules
 from games.engine.cards import cards_of, parse_cards
 from games.engine.fast import FastState
@@ -127,3 +128,12 @@ def test_under_deuces_double_it_leads_its_beatable_play_first_to_go_out_on_its_2
     assert _lead("deuces-double", "5C 2D", (1, 6, 4)) == "2D"
     # Where a 2 does not double anything, the sure way out stands.
     assert _lead("cards-left", "5C 2D", (5, 6, 4)) == "2D"
+
+
+def test_the_hint_for_that_lead_says_the_2_is_kept_to_go_out_on() -> None:
+    view = _lead_view("deuces-double", "5C 2D", (5, 6, 4))
+    suggestion = hint(view, random.Random(0))
+    assert str(suggestion.move) == "5C"
+    assert "keep your 2s to win the lead back and go out on them" in suggestion.reason
+    cards_left = _lead_view("cards-left", "5C 2D", (5, 6, 4))
+    assert "go out on them" not in hint(cards_left, random.Random(0)).reason
