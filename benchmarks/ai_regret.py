@@ -37,7 +37,7 @@ Score = tuple[float, float, float, int, float]
 def positions(
     index: int, seed: str, scoring: str, players: int
 ) -> list[tuple[PlayerView, list[int]]]:
-    """Every position with a choice in deal ``index`` of four heuristics, with the hands."""
+    """Every position with a choice in deal ``index`` played by heuristics, with the hands."""
     rng = random.Random(f"{seed}-{index}")
     rules = Rules.from_spec({"preset": "philippine", "scoring": scoring})
     state = DealState.from_seed(rules, rng.randbytes(32), players)
