@@ -66,12 +66,8 @@ def test_the_bots_quick_beat_test_agrees_with_the_plays_that_beat(
 ) -> None:
     # ``beats_with_small_play`` answers "is any play above this one?" without listing them.
     t = tables_for(Rules.from_spec(preset))
-    low = card - card % 4
-    mask = 0
-    for bit in range(low, low + 4):
-        if bit >= card and (mask.bit_count() < size):
-            mask |= 1 << bit
-    key = t.classify(mask) if mask.bit_count() == size else None
+    bits = list(range(card, card - card % 4 + 4))[:size]  # one rank's cards from ``card`` up
+    key = t.classify(sum(1 << b for b in bits)) if len(bits) == size else None
     if key is None:
         return
     assert beats_with_small_play(t, hand, key) == bool(small_plays_above(t, hand, key))

@@ -16,11 +16,12 @@ from games.engine.fast import FastState
 from games.engine.moves import PASS, Move
 
 
-def _view(scoring: str, hand: str, to_beat: str, counts: tuple[int, ...]) -> PlayerView:
-    """Seat 0 to answer ``to_beat`` played by seat 3, the others holding ``counts``."""
+def _view(scoring: str, hand: str, to_beat: str | None, counts: tuple[int, ...]) -> PlayerView:
+    """Seat 0 to answer ``to_beat`` played by seat 3 (or, with None, to lead a new
+    trick), the others holding ``counts``."""
     rules = Rules.from_spec({"preset": "philippine", "scoring": scoring})
     cards = parse_cards(hand)
-    play = Play.parse(to_beat, rules)
+    play = Play.parse(to_beat, rules) if to_beat else None
     return PlayerView(
         seat=0,
         rules=rules,
@@ -29,13 +30,13 @@ def _view(scoring: str, hand: str, to_beat: str, counts: tuple[int, ...]) -> Pla
         card_counts=(len(cards), *counts),
         turn=0,
         to_beat=play,
-        trick_leader=3,
-        last_player=3,
+        trick_leader=3 if play else 0,
+        last_player=3 if play else 0,
         passed=frozenset(),
         in_play=frozenset(range(4)),
         required_card=None,
         history=(),
-        played_cards=tuple(cards_of(play.mask)),
+        played_cards=tuple(cards_of(play.mask)) if play else (),
         finished_order=(),
         seq=1,
         is_over=False,
@@ -88,34 +89,8 @@ def test_the_expert_is_rewarded_with_its_payment() -> None:
     assert -4.1 < _reward(sim, 2, dealt) < _reward(sim, 0, dealt) < -4  # nearer is better
 
 
-def _lead_view(scoring: str, hand: str, counts: tuple[int, ...]) -> PlayerView:
-    """Seat 0 to lead a new trick holding ``hand``, the others holding ``counts``."""
-    rules = Rules.from_spec({"preset": "philippine", "scoring": scoring})
-    cards = parse_cards(hand)
-    return PlayerView(
-        seat=0,
-        rules=rules,
-        num_players=4,
-        hand=tuple(sorted(cards)),
-        card_counts=(len(cards), *counts),
-        turn=0,
-        to_beat=None,
-        trick_leader=0,
-        last_player=0,
-        passed=frozenset(),
-        in_play=frozenset(range(4)),
-        required_card=None,
-        history=(),
-        played_cards=(),
-        finished_order=(),
-        seq=1,
-        is_over=False,
-        result=None,
-    )
-
-
 def _lead(scoring: str, hand: str, counts: tuple[int, ...]) -> str:
-    move = choose_move("heuristic", _lead_view(scoring, hand, counts), random.Random(0))
+    move = choose_move("heuristic", _view(scoring, hand, None, counts), random.Random(0))
     return " ".join(str(c) for c in move.cards)
 
 
@@ -131,9 +106,9 @@ def test_under_deuces_double_it_leads_its_beatable_play_first_to_go_out_on_its_2
 
 
 def test_the_hint_for_that_lead_says_the_2_is_kept_to_go_out_on() -> None:
-    view = _lead_view("deuces-double", "5C 2D", (5, 6, 4))
+    view = _view("deuces-double", "5C 2D", None, (5, 6, 4))
     suggestion = hint(view, random.Random(0))
     assert str(suggestion.move) == "5C"
     assert "keep your 2s to win the lead back and go out on them" in suggestion.reason
-    cards_left = _lead_view("cards-left", "5C 2D", (5, 6, 4))
+    cards_left = _view("cards-left", "5C 2D", None, (5, 6, 4))
     assert "go out on them" not in hint(cards_left, random.Random(0)).reason
