@@ -15,10 +15,10 @@ import random
 import time
 from collections.abc import Callable
 
-from games.ai.heuristic import heuristic_move
+from benchmarks.heuristic_deals import deal_positions
 from games.ai.inference import ActionModel, chained_worlds
 from games.ai.worlds import WorldSampler
-from games.engine import DealState, PlayerView, Rules
+from games.engine import PlayerView, Rules
 
 Reading = Callable[[PlayerView, random.Random], Callable[[], list[int]]]
 
@@ -26,15 +26,12 @@ Reading = Callable[[PlayerView, random.Random], Callable[[], list[int]]]
 def positions(deals: int, seed: int) -> list[tuple[PlayerView, list[int]]]:
     rng = random.Random(seed)
     rules = Rules.from_spec({"preset": "philippine", "scoring": "cards-left"})
-    out = []
-    for _ in range(deals):
-        state = DealState.from_seed(rules, rng.randbytes(32), 4)
-        while not state.is_over:
-            view = state.view(state.turn)
-            if view.seat == 0 and len(view.history) >= 4:
-                out.append((view, [sum(c.mask for c in hand) for hand in state.hands]))
-            state.apply(heuristic_move(view, rng))
-    return out
+    return [
+        (view, hands)
+        for _ in range(deals)
+        for view, hands in deal_positions(rules, rng.randbytes(32), 4, rng)
+        if view.seat == 0 and len(view.history) >= 4
+    ]
 
 
 def _uniform(view: PlayerView, rng: random.Random) -> Callable[[], list[int]]:

@@ -26,10 +26,11 @@ import os
 import random
 import time
 
+from benchmarks.heuristic_deals import deal_positions
 from games.ai import expert
-from games.ai.heuristic import heuristic_move
-from games.engine import DealState, PlayerView, Rules
-from games.engine.fast import PASS_PLAY, FastPlay, FastState
+from games.ai.worlds import cards_dealt
+from games.engine import PlayerView, Rules
+from games.engine.fast import PASS_PLAY, FastState
 
 Score = tuple[float, float, float, int, float]
 
@@ -40,21 +41,11 @@ def positions(
     """Every position with a choice in deal ``index`` played by heuristics, with the hands."""
     rng = random.Random(f"{seed}-{index}")
     rules = Rules.from_spec({"preset": "philippine", "scoring": scoring})
-    state = DealState.from_seed(rules, rng.randbytes(32), players)
-    out = []
-    while not state.is_over:
-        view = state.view(state.turn)
-        if len(view.legal_moves()) > 1:
-            out.append((view, [sum(c.mask for c in hand) for hand in state.hands]))
-        state.apply(heuristic_move(view, rng))
-    return out
-
-
-def _value(root: FastState, play: FastPlay, me: int, dealt: list[int]) -> float:
-    sim = root.copy()
-    if not sim.push(*play):
-        expert.rollout(sim)
-    return expert._reward(sim, me, dealt)
+    return [
+        (view, hands)
+        for view, hands in deal_positions(rules, rng.randbytes(32), players, rng)
+        if len(view.legal_moves()) > 1
+    ]
 
 
 def _init(settings: list[tuple[str, str, float]]) -> None:
@@ -77,13 +68,11 @@ def _score(view: PlayerView, hands: list[int], budget: expert.Budget, salt: str)
     root = FastState.from_view(view)
     root.hands = list(hands)
     me = view.seat
-    dealt = list(view.card_counts)
-    for seat, move in view.history:
-        dealt[seat] += move.mask.bit_count()
+    dealt = cards_dealt(view)
     plays = root.legal_plays()
     every = [*plays, PASS_PLAY] if root.beat_key >= 0 else list(plays)
     default = expert.heuristic_play(root)
-    values = {p: _value(root, p, me, dealt) for p in every}
+    values = {p: expert.play_out(root, p, me, dealt, expert._reward) for p in every}
     cands = expert.candidates(root, plays, default)
     best = max(values.values())
     start = time.perf_counter()

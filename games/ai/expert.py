@@ -21,7 +21,7 @@ from games.ai.heuristic import heuristic_play, rollout_play
 from games.ai.inference import ActionModel, chained_worlds
 from games.ai.match import NORMAL, match_value, stances
 from games.ai.plan import five_candidates, plan
-from games.ai.worlds import WorldSampler
+from games.ai.worlds import WorldSampler, cards_dealt
 from games.engine.fast import PASS_PLAY, FastPlay, FastState, five_kind, play_size
 from games.engine.match import MatchStanding
 from games.engine.moves import PASS, Move
@@ -143,6 +143,22 @@ def rollout(sim: FastState, seat_stances: tuple[int, ...] | None = None) -> None
             pass
 
 
+def play_out(
+    world: FastState,
+    play: FastPlay,
+    me: int,
+    dealt: list[int],
+    reward: Reward,
+    seat_stances: tuple[int, ...] | None = None,
+) -> float:
+    """``me``'s reward once ``play`` is made in ``world`` and the deal is finished by
+    ``rollout`` (``world`` itself is left as it was)."""
+    sim = world.copy()
+    if not sim.push(*play):
+        rollout(sim, seat_stances)
+    return reward(sim, me, dealt)
+
+
 def search(
     view: PlayerView, rng: random.Random, budget: Budget = DEFAULT_BUDGET
 ) -> tuple[FastPlay, dict[FastPlay, tuple[int, float]]]:
@@ -164,9 +180,7 @@ def search(
     cands = candidates(root, plays, default)
     if len(cands) == 1:
         return cands[0], {}
-    dealt = list(view.card_counts)
-    for seat, move in view.history:
-        dealt[seat] += move.mask.bit_count()
+    dealt = cards_dealt(view)
     next_world = world_source(view, rng)
     alive = list(range(len(cands)))
     results: list[list[float]] = [[] for _ in cands]
@@ -187,10 +201,7 @@ def search(
             if limit is not None and rollouts >= limit:
                 out_of_budget = True
                 break
-            sim = base.copy()
-            if not sim.push(*cands[i]):
-                rollout(sim, seat_stances)
-            world.append(reward(sim, me, dealt))
+            world.append(play_out(base, cands[i], me, dealt, reward, seat_stances))
             rollouts += 1
             if time.perf_counter() >= deadline:
                 out_of_budget = True

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from games.ai.heuristic import heuristic_play
 from games.ai.match import stances
-from games.ai.worlds import WorldSampler
+from games.ai.worlds import WorldSampler, cards_dealt
 from games.engine.fast import FastState
 from games.engine.state import PlayerView
 from games.engine.tables import tables_for
@@ -64,10 +64,7 @@ class ActionModel:
         if not self.steps:
             return
         initial = [played_by[s] for s in range(n)]
-        counts = [0] * n
-        for s in range(n):
-            counts[s] = view.card_counts[s] + played_by[s].bit_count()
-        sim = FastState.at_start(view.rules, initial, counts, self.first_seat)
+        sim = FastState.at_start(view.rules, initial, cards_dealt(view), self.first_seat)
         sim.required = self.first_required
         points = []
         for index, (seat, mask, key) in enumerate(self.steps):

@@ -28,6 +28,14 @@ PASS_WEIGHT = 0.6
 LEAD_WEIGHT = 0.85
 
 
+def cards_dealt(view: PlayerView) -> list[int]:
+    """Each seat's card count as dealt: what it holds now plus what it played."""
+    dealt = list(view.card_counts)
+    for seat, move in view.history:
+        dealt[seat] += move.mask.bit_count()
+    return dealt
+
+
 def _indices(mask: int) -> list[int]:
     out = []
     while mask:
@@ -171,9 +179,7 @@ def _below_leads(view: PlayerView, t: Tables, unseen: int) -> dict[int, int]:
     (the opening lead aside, and only while nobody else was close to going out, when
     players lead high on purpose): a hint that it did not hold them."""
     n = view.num_players
-    counts = list(view.card_counts)
-    for seat, move in view.history:
-        counts[seat] += move.mask.bit_count()
+    counts = cards_dealt(view)
     threshold = [-1] * n
     sim = FastState.at_start(view.rules, [0] * n, counts, view.history[0][0] if view.history else 0)
     single_key = t.single_key
