@@ -285,3 +285,29 @@ def test_invitations_private_games_and_the_waiting_room(live_server, new_context
     ana.click("#logout")
     expect(ana.locator("#login")).to_be_visible()
     assert ana.evaluate("localStorage.getItem('pusoy.token')") is None
+
+
+def test_ratings_in_the_lobby_and_on_the_ai_seats(live_server, new_context):
+    page = new_context().new_page()
+    register(page, live_server.url, "dee")
+    panel = page.locator("#ratings")
+    expect(panel.locator("#my-rating")).to_contain_text("no rated deal yet")
+    expect(panel.locator("table", has_text="AI levels").locator("tbody tr")).to_have_count(4)
+    # Opponents are offered with their strength.
+    expert = page.locator("#create-form select[name=seat_1] option[value='ai:expert']")
+    expect(expert).to_have_text(re.compile(r"^AI: expert \(rating -?\d+\.\d\)$"))
+
+    # A rated game (the default without hints), resigned at once: last place, rated.
+    create_game(page, seats=["ai:random", "ai:random", "ai:random"])
+    expect(page.locator("#hand .card").first).to_be_visible()
+    page.click("#resign")
+    page.click("#resign-confirm")
+    expect(page.locator("#match-result")).to_contain_text("Game abandoned")
+    page.goto(live_server.url + "/#/")
+    expect(panel.locator("#my-rating")).to_contain_text("after 1 rated deal.")
+    latest = panel.locator("table", has_text="Your latest rated deals").locator("tbody tr")
+    expect(latest).to_have_count(1)
+    expect(latest.locator("td").first).to_have_text("4")
+    expect(latest.locator("td").nth(1)).to_have_text(re.compile(r"^\u2212\d+\.\d$"))
+    best = panel.locator("table", has_text="Best rated players")
+    expect(best).to_contain_text("dee")

@@ -1,7 +1,8 @@
 // The lobby: your games (your turn first), open games, games to watch, invitations,
-// joining by invite code, and creating a game.
+// joining by invite code, creating a game, and ratings.
 import { h, clear, uniqueKey } from "./dom.js";
 import { seatName, describeGame, STATUS_TEXT, enumOf, propertySchema } from "./game.js";
+import { ratingsPanel, ratingText } from "./ratings.js";
 
 const REFRESH_MS = 5000;
 
@@ -9,10 +10,11 @@ export function lobbyScreen(ctx) {
   const { api, me, root } = ctx;
   const lists = h("div", { class: "lists", id: "lobby-lists" },
     h("section", { class: "panel" }, h("h2", {}, "My games"), h("p", { class: "empty" }, "Loading\u2026")));
+  const ratings = ratingsPanel(ctx);
   root.append(
     h("h2", { class: "visually-hidden" }, "Lobby"),
     lists,
-    h("div", { class: "side" }, joinByCode(ctx), createForm(ctx)),
+    h("div", { class: "side" }, joinByCode(ctx), createForm(ctx, ratings.levels), ratings.panel),
   );
   let timer = null;
   let stopped = false;
@@ -135,7 +137,26 @@ function ruleOptions() {
   return object ? object.properties : {};
 }
 
-function createForm(ctx) {
+/** Each AI seat option says the level's rating once it is known. */
+async function labelLevels(selects, levels) {
+  let ratings;
+  try {
+    ratings = await levels;
+  } catch (error) {
+    return; // the ratings panel says they are unavailable; the levels still work
+  }
+  const byLevel = new Map(ratings.map((l) => [l.level, l.rating]));
+  for (const select of selects) {
+    for (const option of select.options) {
+      const rating = byLevel.get(option.value.slice(3));
+      if (option.value.startsWith("ai:") && rating) {
+        option.textContent = `AI: ${option.value.slice(3)} (rating ${ratingText(rating)})`;
+      }
+    }
+  }
+}
+
+function createForm(ctx, levelRatings) {
   const presets = enumOf("Rules", "preset");
   const levels = enumOf("AiSeatRequest", "level");
   const preset = select("preset", presets.map((p) => [p, p]), presets[0]);
@@ -153,6 +174,7 @@ function createForm(ctx) {
     seatFields.forEach((f, i) => { f.hidden = i + 2 > n; });
   }
   seatCount.addEventListener("change", showSeats);
+  labelLevels(seatSelects, levelRatings);
   const targetKind = select("target_kind", [["one", "One deal"], ["deals", "A number of deals"], ["score", "First to a score"]], "one");
   const targetValue = h("input", { name: "target_value", type: "number", min: "1", max: "10000", value: "3" });
   const timeout = h("input", { name: "turn_timeout", type: "number", min: "10", placeholder: "no limit" });
