@@ -145,13 +145,11 @@ async function labelLevels(selects, levels) {
   } catch (error) {
     return; // the ratings panel says they are unavailable; the levels still work
   }
-  const byLevel = new Map(ratings.map((l) => [l.level, l.rating]));
+  const byLevel = new Map(ratings.map((l) => [`ai:${l.level}`, l]));
   for (const select of selects) {
     for (const option of select.options) {
-      const rating = byLevel.get(option.value.slice(3));
-      if (option.value.startsWith("ai:") && rating) {
-        option.textContent = `AI: ${option.value.slice(3)} (rating ${ratingText(rating)})`;
-      }
+      const known = byLevel.get(option.value);
+      if (known) option.textContent = `AI: ${known.level} (rating ${ratingText(known.rating)})`;
     }
   }
 }

@@ -32,7 +32,7 @@ export function ratingsPanel(ctx) {
   (async () => {
     try {
       const [mine, history, ai, best] = await Promise.all([
-        api.players_me(),
+        api.players_me(), // (not ctx.me: read at log-in, its rating may be old)
         api.players_ratings({ player_id: me.id, limit: HISTORY }),
         levels,
         api.leaderboard({ order: "rating", limit: TOP }),
@@ -46,7 +46,7 @@ export function ratingsPanel(ctx) {
           : "You have no rated deal yet: every deal of a rated game moves your rating."),
         history.results.length
           ? table("Your latest rated deals", ["Place", "Change", "Rating"], history.results.map((c) =>
-            [String(c.place), signed(c.change), c.display.toFixed(1)]))
+            [String(c.place), signed(c.change), ratingText(c)]))
           : null,
         table("AI levels", ["Level", "Rating"], ai.map((l) => [l.level, ratingText(l.rating)])),
         best.results.length
