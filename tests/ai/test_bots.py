@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import itertools
 import random
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.ai import LEVELS, Budget, choose_move, timeout_move
+from games.ai import LEVELS, Budget, choose_move, expert, timeout_move
 from games.engine import DealState, Rules
 from tests.ai.helpers import RULE_SPECS, positions, random_position
 
@@ -69,11 +71,18 @@ def test_budget_defaults() -> None:
         Budget(iterations=0)
 
 
-def test_expert_respects_time_budget() -> None:
-    import time
-
-    state = random_position("philippine", 4, 7, 3)
+def test_expert_stops_at_its_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A fake clock that moves 1 ms per reading: the search reads it about once per
+    # rollout, so with 50 ms it must stop after some rollouts and well before 50
+    # worlds, whatever the machine's speed (no wall-clock assertion).
+    ticks = itertools.count()
+    monkeypatch.setattr(expert, "time", SimpleNamespace(perf_counter=lambda: next(ticks) / 1000))
+    state = random_position("philippine", 4, 3, 8)  # 14 candidates, none clearly best
     view = state.view(state.turn)
-    start = time.perf_counter()
-    choose_move("expert", view, random.Random(0), budget=Budget(seconds=0.05))
-    assert time.perf_counter() - start < 0.5
+    play, stats = expert.search(view, random.Random(0), Budget(seconds=0.05))
+    rollouts = sum(n for n, _mean in stats.values())
+    assert len(stats) > 1
+    assert 0 < rollouts < 50
+    assert max(n for n, _mean in stats.values()) < 50
+    assert play in stats
+    assert next(ticks) <= 52  # no reading after the deadline but the last one
