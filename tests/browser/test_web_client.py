@@ -311,3 +311,39 @@ def test_ratings_in_the_lobby_and_on_the_ai_seats(live_server, new_context):
     expect(latest.locator("td").nth(1)).to_have_text(re.compile(r"^\u2212\d+\.\d$"))
     best = panel.locator("table", has_text="Best rated players")
     expect(best).to_contain_text("dee")
+
+
+def test_the_lobby_rests_in_a_hidden_tab_and_polls_once_when_shown(live_server, new_context):
+    page = new_context().new_page()
+    register(page, live_server.url, "hal")
+    expect(page.locator("#lobby-lists[data-loaded]")).to_be_visible()
+    lobby_reads: list[str] = []
+    page.on("request", lambda r: "/games?" in r.url and lobby_reads.append(r.url))
+
+    # The tab goes to the background (what a browser reports then): no more reads, even
+    # past the 5 s refresh.
+    page.evaluate(
+        """() => {
+            Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+            document.dispatchEvent(new Event("visibilitychange"));
+        }"""
+    )
+    lobby_reads.clear()
+    page.wait_for_timeout(6500)
+    assert lobby_reads == []
+
+    # Back in front: the lobby reads at once, then keeps one refresh loop (not one per
+    # wake-up or per Decline, which each used to start another).
+    with page.expect_request(lambda r: "/games?" in r.url, timeout=3000):
+        page.evaluate(
+            """() => {
+                Object.defineProperty(document, "hidden", { configurable: true, get: () => false });
+                document.dispatchEvent(new Event("visibilitychange"));
+                document.dispatchEvent(new Event("visibilitychange"));
+            }"""
+        )
+    page.wait_for_timeout(1000)
+    lobby_reads.clear()
+    page.wait_for_timeout(8000)
+    # One refresh in that window reads four game lists; two loops would read eight.
+    assert len(lobby_reads) == 4

@@ -88,10 +88,24 @@ export function lobbyScreen(ctx) {
     } catch (error) {
       ctx.sayError(error);
     }
-    if (!stopped) timer = setTimeout(refresh, REFRESH_MS);
+    // One timer at most, whoever called (the loop, Decline, the tab coming back), and
+    // none while the tab is hidden: a lobby left open in the background costs nothing.
+    clearTimeout(timer);
+    if (!stopped && !document.hidden) timer = setTimeout(refresh, REFRESH_MS);
   }
+  function onVisibility() {
+    if (document.hidden) clearTimeout(timer);
+    else if (!stopped) refresh();
+  }
+  document.addEventListener("visibilitychange", onVisibility);
   refresh();
-  return { stop() { stopped = true; clearTimeout(timer); } };
+  return {
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+      document.removeEventListener("visibilitychange", onVisibility);
+    },
+  };
 }
 
 function field(label, control, hint) {
