@@ -73,8 +73,8 @@ def test_budget_defaults() -> None:
 
 def test_expert_stops_at_its_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     # A fake clock that moves 1 ms per reading: the search reads it about once per
-    # rollout, so with 50 ms it must stop after some rollouts and well before 50
-    # worlds, whatever the machine's speed (no wall-clock assertion).
+    # rollout, so with 50 ms it must stop after some rollouts and before 50, whatever
+    # the machine's speed (no wall-clock assertion).
     ticks = itertools.count()
     monkeypatch.setattr(expert, "time", SimpleNamespace(perf_counter=lambda: next(ticks) / 1000))
     state = random_position("philippine", 4, 3, 8)  # 14 candidates, none clearly best
@@ -83,6 +83,5 @@ def test_expert_stops_at_its_time_budget(monkeypatch: pytest.MonkeyPatch) -> Non
     rollouts = sum(n for n, _mean in stats.values())
     assert len(stats) > 1
     assert 0 < rollouts < 50
-    assert max(n for n, _mean in stats.values()) < 50
     assert play in stats
-    assert next(ticks) <= 52  # no reading after the deadline but the last one
+    assert next(ticks) <= 52  # it stopped reading the clock once past the deadline
