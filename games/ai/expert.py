@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from games.ai.heuristic import heuristic_play, rollout_play
 from games.ai.inference import ActionModel, chained_worlds
-from games.ai.match import NORMAL, match_value, stances
+from games.ai.match import NORMAL, deal_spread, match_value, stances
 from games.ai.plan import five_candidates, plan
 from games.ai.worlds import WorldSampler, cards_dealt
 from games.engine.fast import PASS_PLAY, FastPlay, FastState, five_kind, play_size
@@ -49,8 +49,16 @@ class Budget:
 DEFAULT_BUDGET = Budget()
 # Candidates the search considers at most (the heuristic's choice always among them).
 MAX_CANDIDATES = 14
-# A candidate is dropped when its mean is this many standard errors below the best's.
+# A candidate is dropped when its mean is this many standard errors below the best's:
+# ELIMINATE_Z for budgets up to ELIMINATE_Z_FROM rollouts, rising with the log of the
+# budget to ELIMINATE_Z_MAX at ten times that. The evidence is looked at after every
+# world, so the longer a search may run, the likelier a streak of bad worlds drops its
+# best candidate early; a bigger budget asks for more evidence (``elimination_z``).
 ELIMINATE_Z = 2.0
+ELIMINATE_Z_MAX = 4.0
+ELIMINATE_Z_FROM = 350
+# Rollouts per second of one idle core (``benchmarks.ai``): a time budget in rollouts.
+ROLLOUTS_PER_SECOND = 3500
 MIN_WORLDS_BEFORE_ELIMINATION = 8
 # The heuristic's choice stands unless another move is this many standard errors better.
 KEEP_DEFAULT_Z = 1.0
@@ -61,6 +69,10 @@ KEEP_DEFAULT_Z = 1.0
 # In a match (``view.match``), the reward is the chance of winning the match instead
 # (``games.ai.match.match_value``), and every seat's rollouts play its match stance.
 NEAR_MISS_WEIGHT = 0.1
+# In a match, the deal's payment (in spreads of a deal's points) at this weight is
+# added to the chance of winning the match: in a deal that ends the match that chance
+# is 1 or 0, the same for most lines, and the points then tell them apart.
+MATCH_TIE_BREAK = 0.02
 
 
 def candidates(sim: FastState, plays: list[FastPlay], default: FastPlay) -> list[FastPlay]:
@@ -103,6 +115,17 @@ def candidates(sim: FastState, plays: list[FastPlay], default: FastPlay) -> list
     return chosen
 
 
+def elimination_z(budget: Budget) -> float:
+    """How many standard errors behind the leader drop a candidate, for this budget."""
+    rollouts = budget.seconds * ROLLOUTS_PER_SECOND
+    if budget.iterations is not None:
+        rollouts = min(rollouts, budget.iterations)
+    if rollouts <= ELIMINATE_Z_FROM:
+        return ELIMINATE_Z
+    rise = math.log10(rollouts / ELIMINATE_Z_FROM) * (ELIMINATE_Z_MAX - ELIMINATE_Z)
+    return min(ELIMINATE_Z_MAX, ELIMINATE_Z + rise)
+
+
 def world_source(view: PlayerView, rng: random.Random) -> Callable[[], list[int]]:
     """The search's worlds: drawn by chains over the deals of the hidden cards that
     weigh each by how well it explains the opponents' moves (``inference``)."""
@@ -120,13 +143,16 @@ def _reward(sim: FastState, me: int, dealt: list[int]) -> float:
     return payment
 
 
-def _match_reward(standing: MatchStanding) -> Reward:
-    """In a match: the chance of winning it once the rollout's deal is scored."""
+def _match_reward(standing: MatchStanding, scoring: str) -> Reward:
+    """In a match: the chance of winning it once the rollout's deal is scored, and the
+    deal's payment as a tie-break (``MATCH_TIE_BREAK``)."""
+    weight = MATCH_TIE_BREAK / deal_spread(scoring, len(standing.scores))
 
     def reward(sim: FastState, me: int, dealt: list[int]) -> float:
         rules = sim.rules
         points = deal_points(rules, sim.out, sim.beat_mask, sim.counts, dealt)
-        return match_value(standing, rules.scoring, me, points, sim.out)
+        value = match_value(standing, rules.scoring, me, points, sim.out)
+        return value + weight * deal_payments(rules, sim.out, points)[me]
 
     return reward
 
@@ -176,13 +202,14 @@ def search(
     standing = view.match
     seat_stances = None if standing is None else stances(standing, view.rules.scoring, root.n)
     default = heuristic_play(root, NORMAL if seat_stances is None else seat_stances[me])
-    reward = _reward if standing is None else _match_reward(standing)
+    reward = _reward if standing is None else _match_reward(standing, view.rules.scoring)
     cands = candidates(root, plays, default)
     if len(cands) == 1:
         return cands[0], {}
     dealt = cards_dealt(view)
     next_world = world_source(view, rng)
     alive = list(range(len(cands)))
+    z = elimination_z(budget)
     results: list[list[float]] = [[] for _ in cands]
     rollouts = 0
     worlds = 0
@@ -212,7 +239,7 @@ def search(
             results[i].append(r)
         worlds += 1
         if worlds >= MIN_WORLDS_BEFORE_ELIMINATION:
-            alive = _eliminate(alive, results)
+            alive = _eliminate(alive, results, z)
     stats = {
         cands[i]: (len(results[i]), sum(results[i]) / len(results[i]))
         for i in range(len(cands))
@@ -244,14 +271,15 @@ def _choose(alive: list[int], results: list[list[float]]) -> int:
     return best if mean > KEEP_DEFAULT_Z * se else 0
 
 
-def _eliminate(alive: list[int], results: list[list[float]]) -> list[int]:
-    """Drop candidates whose paired difference to the leader is clearly negative."""
+def _eliminate(alive: list[int], results: list[list[float]], z: float) -> list[int]:
+    """Drop candidates whose paired difference to the leader is more than ``z``
+    standard errors below zero."""
     leader = max(alive, key=lambda i: sum(results[i]) / len(results[i]))
     keep = []
     for i in alive:
         if i != leader:
             mean, se = _paired(results[leader], results[i])
-            if mean > ELIMINATE_Z * se + (0.0 if se > 0 else 0.5 / len(results[i])):
+            if mean > z * se + (0.0 if se > 0 else 0.5 / len(results[i])):
                 continue
         keep.append(i)
     return keep
