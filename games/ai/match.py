@@ -59,6 +59,11 @@ def _key(scoring: str, players: int) -> tuple[str, int]:
     return scoring, 4 if players >= 4 else 3
 
 
+def deal_spread(scoring: str, players: int) -> float:
+    """The spread of one seat's deal points minus another's (``PER_DEAL``)."""
+    return PER_DEAL[_key(scoring, players)][0]
+
+
 def deals_to_come(standing: MatchStanding, scoring: str) -> float:
     """About how many deals the match still has after ``standing`` (at least 1)."""
     left = math.inf if standing.deals_left is None else float(standing.deals_left)

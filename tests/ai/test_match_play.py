@@ -10,7 +10,15 @@ import pytest
 import games.ai.expert as expert
 from games.ai import Budget, choose_move
 from games.ai.hints import hint
-from games.ai.match import CHASE, NORMAL, PROTECT, match_value, seat_stance, stances
+from games.ai.match import (
+    CHASE,
+    NORMAL,
+    PROTECT,
+    deal_spread,
+    match_value,
+    seat_stance,
+    stances,
+)
 from games.ai.match_arena import MatchTask, match_wins, play_match
 from games.engine import MatchStanding, Rules
 from games.engine.match import match_order
@@ -166,6 +174,19 @@ def test_the_experts_search_values_outcomes_by_the_match_when_it_has_one(monkeyp
     expert.expert_move(last, random.Random(1), budget)
     assert seen
     assert set(seen) <= {0.0, 1.0}  # the last deal: the match won or lost, nothing between
+
+
+def test_when_the_match_is_lost_whatever_happens_the_points_still_tell_lines_apart():
+    view = _view("cards-left", HAND, "5C 5D", (5, 9, 8))
+    hopeless = view.with_match(standing([80, 0, 2, 1], deals_left=1))
+    assert match_value(hopeless.match, "cards-left", 0, [0, 13, 13, 13], winner=0) == 0.0
+    _play, stats = expert.search(hopeless, random.Random(1), Budget(seconds=10, iterations=60))
+    means = [mean for _worlds, mean in stats.values()]
+    assert len(means) > 1
+    assert len(set(means)) > 1  # not all 0: the payment breaks the tie
+    # ... and it only breaks ties: a whole deal's payment weighs less than the match.
+    most = expert.MATCH_TIE_BREAK * 3 * 13 / deal_spread("cards-left", 4)
+    assert all(-most <= mean <= most < 0.5 for mean in means)
 
 
 # --- whole matches ----------------------------------------------------------------------
