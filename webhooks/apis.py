@@ -1,4 +1,4 @@
-"""Webhook endpoints: subscribe, list, unsubscribe, and read a webhook's delivery log.
+"""Webhook endpoints: subscribe, list, change, unsubscribe, and read a webhook's delivery log.
 Thin views: an input serializer, one service or selector, an output serializer."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 
 from notifications.types import EventType
 from players.throttles import WriteRateThrottle
-from pusoy_api.fields import StrictCharField
+from pusoy_api.fields import StrictBooleanField, StrictCharField
 from pusoy_api.openapi import error_responses
 from pusoy_api.pagination import StrictLimitOffsetPagination
 
@@ -41,6 +41,17 @@ class WebhookUrlField(StrictCharField):
         self.validators.append(RegexValidator(r"^https?://", message="Not an http(s) URL."))
 
 
+def events_field(**kwargs: Any) -> serializers.ListField:
+    return serializers.ListField(
+        child=serializers.ChoiceField(choices=EventType.choices),
+        min_length=1,
+        max_length=len(EventType.choices),
+        help_text="The event types to receive; list each one (new types are never sent "
+        "to an existing webhook unasked).",
+        **kwargs,
+    )
+
+
 class WebhookSerializer(serializers.Serializer):
     """A webhook as its owner sees it (never its secret)."""
 
@@ -49,8 +60,9 @@ class WebhookSerializer(serializers.Serializer):
     events = serializers.ListField(child=serializers.ChoiceField(choices=EventType.choices))
     scope = serializers.ChoiceField(choices=WebhookScope.choices)
     active = serializers.BooleanField(
-        help_text="False once disabled after events in a row could not be delivered "
-        "(`disabled_reason` says which); delete it and subscribe again to resume."
+        help_text="False once disabled after events in a row could not be delivered, or "
+        "turned off by its owner (`disabled_reason` says which); `PATCH` it with "
+        "`active: true` to resume."
     )
     disabled_reason = serializers.CharField(help_text="Empty while active.")
     created_at = serializers.DateTimeField()
@@ -84,13 +96,7 @@ class WebhooksApi(GenericAPIView):
 
     class InputSerializer(serializers.Serializer):
         url = WebhookUrlField(help_text="Where deliveries are POSTed: http or https.")
-        events = serializers.ListField(
-            child=serializers.ChoiceField(choices=EventType.choices),
-            min_length=1,
-            max_length=len(EventType.choices),
-            help_text="The event types to receive; list each one (new types are never sent "
-            "to an existing webhook unasked).",
-        )
+        events = events_field()
         scope = serializers.ChoiceField(
             choices=WebhookScope.choices,
             required=False,
@@ -144,6 +150,41 @@ class WebhooksApi(GenericAPIView):
 
 class WebhookDetailApi(APIView):
     throttle_classes = [WriteRateThrottle]
+    request_name = "WebhookUpdate"
+
+    class InputSerializer(serializers.Serializer):
+        active = StrictBooleanField(
+            required=False,
+            help_text="`true` turns a disabled webhook back on (same URL and secret; "
+            "what was published while it was off is not sent); `false` turns it off.",
+        )
+        events = events_field(required=False)
+
+    @extend_schema(
+        operation_id="webhooks_update",
+        summary="Change a webhook",
+        description="Turn a webhook on or off, or change the event types it receives "
+        "(a field left out is left as it is). "
+        "Turning it on checks its URL again (`webhook_url_refused`). Another player's "
+        "webhook is `not_found`.",
+        request=InputSerializer,
+        responses={
+            200: WebhookSerializer,
+            **error_responses(400, 401, 404, 413, 415, 422, 429, 503),
+        },
+        examples=[
+            OpenApiExample(
+                "Back on once the receiver works", value={"active": True}, request_only=True
+            )
+        ],
+    )
+    def patch(self, request, webhook_id):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        hook = services.webhook_update(
+            webhook_id=webhook_id, owner=request.user, **data.validated_data
+        )
+        return Response(WebhookSerializer(hook).data)
 
     @extend_schema(
         operation_id="webhooks_delete",

@@ -1,4 +1,4 @@
-"""Every write of webhooks: subscribing, unsubscribing, publishing events to the outbox,
+"""Every write of webhooks: subscribing, changing, unsubscribing, publishing events to the outbox,
 making one delivery attempt, queueing what is due, and purging old log rows.
 
 Publishing runs inside the transaction that created the events, so the outbox rows exist
@@ -72,6 +72,46 @@ def webhook_create(
             scope=scope,
             secret=signing.secret_new(),
         )
+
+
+def webhook_update(
+    *,
+    webhook_id: uuid.UUID,
+    owner: Any,
+    active: bool | None = None,
+    events: Sequence[str] | None = None,
+) -> Webhook:
+    """Change the owner's webhook: the event types it wants, and whether it is active.
+    Turning a disabled webhook back on (once its receiver works again) keeps its URL and
+    secret and starts its count of failed events afresh; the events published while it
+    was off are not sent (the feed has them). Turning it off drops its pending
+    deliveries, as being disabled does. Another player's webhook is not found."""
+    with transaction.atomic():
+        hook = Webhook.objects.select_for_update().filter(pk=webhook_id, owner=owner).first()
+        if hook is None:
+            raise DomainError(ErrorCode.NOT_FOUND, "No such webhook.")
+        fields: list[str] = []
+        if events is not None:
+            hook.events = list(dict.fromkeys(events))
+            fields.append("events")
+        if active and not hook.active:
+            reason = addresses.url_refusal(hook.url)
+            if reason is not None:
+                raise DomainError(
+                    ErrorCode.WEBHOOK_URL_REFUSED,
+                    "The server does not send webhooks to this address.",
+                    details={"reason": reason},
+                )
+            hook.active = True
+            hook.disabled_at = None
+            hook.disabled_reason = ""
+            hook.failed_events_in_a_row = 0
+            fields += ["active", "disabled_at", "disabled_reason", "failed_events_in_a_row"]
+        elif active is False and hook.active:
+            fields += _disable(hook, "turned off by its owner")
+        if fields:
+            hook.save(update_fields=fields)
+    return hook
 
 
 def webhook_delete(*, webhook_id: uuid.UUID, owner: Any) -> None:
@@ -260,17 +300,24 @@ def _failed_event_count(webhook_id: uuid.UUID, *, last: str) -> None:
     fields = ["failed_events_in_a_row"]
     threshold = settings.WEBHOOK_DISABLE_AFTER_FAILED_EVENTS
     if hook.active and hook.failed_events_in_a_row >= threshold:
-        hook.active = False
-        hook.disabled_at = timezone.now()
-        hook.disabled_reason = (
-            f"{hook.failed_events_in_a_row} events in a row could not be delivered (last: {last})"
-        )[:300]
-        fields += ["active", "disabled_at", "disabled_reason"]
-        WebhookMessage.objects.filter(webhook_id=webhook_id, state=MessageState.PENDING).update(
-            state=MessageState.DROPPED, next_attempt_at=None
+        fields += _disable(
+            hook,
+            f"{hook.failed_events_in_a_row} events in a row could not be delivered (last: {last})",
         )
-        logger.warning("webhook %s disabled: %s", webhook_id, hook.disabled_reason)
     hook.save(update_fields=fields)
+
+
+def _disable(hook: Webhook, reason: str) -> list[str]:
+    """Mark the (locked) webhook inactive and drop its pending deliveries; the fields to
+    save."""
+    hook.active = False
+    hook.disabled_at = timezone.now()
+    hook.disabled_reason = reason[:300]
+    WebhookMessage.objects.filter(webhook_id=hook.pk, state=MessageState.PENDING).update(
+        state=MessageState.DROPPED, next_attempt_at=None
+    )
+    logger.warning("webhook %s disabled: %s", hook.pk, hook.disabled_reason)
+    return ["active", "disabled_at", "disabled_reason"]
 
 
 SWEEP_BATCH = 500

@@ -4,14 +4,20 @@ every refusal with its code."""
 from __future__ import annotations
 
 import re
+import uuid
 
 import pytest
 from django.test import override_settings
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from players.services import token_issue
 from tests.api.helpers import client_for
 from tests.factories import PlayerFactory
+from webhooks import services
+from webhooks.models import MessageState, Webhook, WebhookMessage
+
+from .helpers import event_payload
 
 pytestmark = pytest.mark.django_db
 
@@ -168,6 +174,122 @@ def test_delete_is_the_owners_and_others_get_not_found():
     assert ana.get("/api/v1/webhooks").json()["count"] == 0
     assert code_of(ana.delete(f"/api/v1/webhooks/{hook['id']}")) == "not_found"
     assert code_of(ana.get(f"/api/v1/webhooks/{hook['id']}/deliveries")) == "not_found"
+
+
+def _disabled(hook_id: str) -> None:
+    """As five given-up events in a row leave a webhook (services._failed_event_count)."""
+    Webhook.objects.filter(pk=hook_id).update(
+        active=False,
+        disabled_at=timezone.now(),
+        disabled_reason="5 events in a row could not be delivered (last: HTTP 500)",
+        failed_events_in_a_row=5,
+    )
+
+
+def test_a_disabled_webhook_is_turned_back_on_with_its_url_and_secret():
+    ana = client_for("ana")
+    created = ana.post("/api/v1/webhooks", HOOK, format="json").json()
+    _disabled(created["id"])
+    shown = ana.get("/api/v1/webhooks").json()["results"][0]
+    assert (shown["active"], shown["disabled_reason"][:9]) == (False, "5 events ")
+
+    response = ana.patch(f"/api/v1/webhooks/{created['id']}", {"active": True}, format="json")
+    assert response.status_code == 200, response.json()
+    body = response.json()
+    assert (body["active"], body["disabled_reason"]) == (True, "")
+    assert {k: body[k] for k in ("id", "url", "events", "scope", "created_at")} == {
+        k: created[k] for k in ("id", "url", "events", "scope", "created_at")
+    }
+    assert "secret" not in body
+    hook = Webhook.objects.get(pk=created["id"])
+    assert hook.secret == created["secret"]
+    assert (hook.failed_events_in_a_row, hook.disabled_at) == (0, None)
+    # It receives events again.
+    player = hook.owner
+    services.webhook_events_publish(events=[event_payload(player, "your_turn")])
+    assert WebhookMessage.objects.filter(webhook=hook, state=MessageState.PENDING).count() == 1
+    # Turning on a webhook that is on changes nothing; nor does a change of nothing.
+    for nothing in ({"active": True}, {}):
+        again = ana.patch(f"/api/v1/webhooks/{created['id']}", nothing, format="json")
+        assert again.status_code == 200
+        assert again.json() == body
+
+
+def test_the_owner_turns_a_webhook_off_and_its_pending_deliveries_are_dropped():
+    ana = client_for("ana")
+    created = ana.post("/api/v1/webhooks", HOOK, format="json").json()
+    hook = Webhook.objects.get(pk=created["id"])
+    services.webhook_events_publish(events=[event_payload(hook.owner, "your_turn")])
+    response = ana.patch(f"/api/v1/webhooks/{created['id']}", {"active": False}, format="json")
+    assert response.status_code == 200, response.json()
+    assert response.json()["active"] is False
+    assert response.json()["disabled_reason"] == "turned off by its owner"
+    assert WebhookMessage.objects.get().state == MessageState.DROPPED
+    services.webhook_events_publish(events=[event_payload(hook.owner, "your_turn")])
+    assert WebhookMessage.objects.count() == 1
+
+
+def test_a_webhooks_event_types_are_changed():
+    ana = client_for("ana")
+    created = ana.post("/api/v1/webhooks", HOOK, format="json").json()
+    path = f"/api/v1/webhooks/{created['id']}"
+    response = ana.patch(path, {"events": ["move", "move", "resigned"]}, format="json")
+    assert response.status_code == 200, response.json()
+    assert response.json()["events"] == ["move", "resigned"]
+    assert response.json()["active"] is True
+    hook = Webhook.objects.get(pk=created["id"])
+    services.webhook_events_publish(
+        events=[event_payload(hook.owner, "your_turn"), event_payload(hook.owner, "move")]
+    )
+    assert list(WebhookMessage.objects.values_list("event_type", flat=True)) == ["move"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"active": "true"},
+        {"active": 1},
+        {"active": None},
+        {"events": []},
+        {"events": ["no_such_event"]},
+        {"events": "move"},
+        {"events": ["move"], "active": "no"},
+    ],
+)
+def test_a_change_the_schema_refuses_is_invalid_input_and_changes_nothing(body):
+    ana = client_for("ana")
+    created = ana.post("/api/v1/webhooks", HOOK, format="json").json()
+    response = ana.patch(f"/api/v1/webhooks/{created['id']}", body, format="json")
+    assert response.status_code == 400, response.json()
+    assert code_of(response) == "invalid_input"
+    listed = ana.get("/api/v1/webhooks").json()["results"][0]
+    assert {k: listed[k] for k in created if k != "secret"} == {
+        k: created[k] for k in created if k != "secret"
+    }
+
+
+def test_only_the_owner_changes_a_webhook():
+    ana, ben = client_for("ana"), client_for("ben")
+    created = ana.post("/api/v1/webhooks", HOOK, format="json").json()
+    response = ben.patch(f"/api/v1/webhooks/{created['id']}", {"active": False}, format="json")
+    assert response.status_code == 404
+    assert code_of(response) == "not_found"
+    assert Webhook.objects.get(pk=created["id"]).active is True
+    missing = ana.patch(f"/api/v1/webhooks/{uuid.uuid4()}", {"active": False}, format="json")
+    assert code_of(missing) == "not_found"
+
+
+def test_turning_on_checks_the_url_again():
+    ana = client_for("ana")
+    created = ana.post("/api/v1/webhooks", HOOK, format="json").json()  # 127.0.0.1: allowed here
+    _disabled(created["id"])
+    with override_settings(WEBHOOK_ALLOW_PRIVATE_URLS=False):
+        response = ana.patch(f"/api/v1/webhooks/{created['id']}", {"active": True}, format="json")
+    assert response.status_code == 422, response.json()
+    assert code_of(response) == "webhook_url_refused"
+    assert response.json()["error"]["details"] == {"reason": "private_address"}
+    hook = Webhook.objects.get(pk=created["id"])
+    assert (hook.active, hook.failed_events_in_a_row) == (False, 5)
 
 
 def test_without_a_token_nothing_is_answered():
