@@ -153,3 +153,14 @@ def test_a_receiver_that_keeps_failing_gets_the_webhook_disabled(celery_worker, 
     # Disabled: new events are not even put in its outbox.
     publish(event_payload(ana.player, "move"))
     assert WebhookMessage.objects.count() == 3
+
+    # The receiver is mended and the owner turns the webhook back on: the next event is
+    # delivered, signed with the secret it had.
+    receiver.statuses = []
+    turned_on = ana.patch(f"/api/v1/webhooks/{hook['id']}", {"active": True}, format="json")
+    assert turned_on.json()["active"] is True
+    publish(event_payload(ana.player, "move", seq=9))
+    wait_for(lambda: WebhookMessage.objects.filter(state=MessageState.DELIVERED).exists())
+    last = receiver.requests[-1]
+    assert json.loads(last.body)["data"] == {"seq": 9}
+    assert doc_verify()(hook["secret"], last.headers["Pusoy-Signature"], last.body)
