@@ -47,13 +47,7 @@ def webhook_create(
             ErrorCode.WEBHOOK_SCOPE_FORBIDDEN,
             'Only staff may subscribe to every player\'s events (scope "all").',
         )
-    reason = addresses.url_refusal(url)
-    if reason is not None:
-        raise DomainError(
-            ErrorCode.WEBHOOK_URL_REFUSED,
-            "The server does not send webhooks to this address.",
-            details={"reason": reason},
-        )
+    _url_check(url)
     limit = settings.WEBHOOK_MAX_PER_PLAYER
     with transaction.atomic():
         # The owner's row serialises their creations, so two at once cannot both be the
@@ -86,6 +80,14 @@ def webhook_update(
     secret and starts its count of failed events afresh; the events published while it
     was off are not sent (the feed has them). Turning it off drops its pending
     deliveries, as being disabled does. Another player's webhook is not found."""
+    found = Webhook.objects.filter(pk=webhook_id, owner=owner).values_list("url", "active")
+    if not found:
+        raise DomainError(ErrorCode.NOT_FOUND, "No such webhook.")
+    url, was_active = found[0]
+    if active and not was_active:
+        # Before the row is locked: resolving the host may take a while. (The URL of a
+        # webhook never changes; a webhook deleted meanwhile is not found below.)
+        _url_check(url)
     with transaction.atomic():
         hook = Webhook.objects.select_for_update().filter(pk=webhook_id, owner=owner).first()
         if hook is None:
@@ -95,13 +97,6 @@ def webhook_update(
             hook.events = list(dict.fromkeys(events))
             fields.append("events")
         if active and not hook.active:
-            reason = addresses.url_refusal(hook.url)
-            if reason is not None:
-                raise DomainError(
-                    ErrorCode.WEBHOOK_URL_REFUSED,
-                    "The server does not send webhooks to this address.",
-                    details={"reason": reason},
-                )
             hook.active = True
             hook.disabled_at = None
             hook.disabled_reason = ""
@@ -112,6 +107,17 @@ def webhook_update(
         if fields:
             hook.save(update_fields=fields)
     return hook
+
+
+def _url_check(url: str) -> None:
+    """Refuse a URL the server does not send to (422 ``webhook_url_refused``)."""
+    reason = addresses.url_refusal(url)
+    if reason is not None:
+        raise DomainError(
+            ErrorCode.WEBHOOK_URL_REFUSED,
+            "The server does not send webhooks to this address.",
+            details={"reason": reason},
+        )
 
 
 def webhook_delete(*, webhook_id: uuid.UUID, owner: Any) -> None:
