@@ -80,14 +80,13 @@ def webhook_update(
     secret and starts its count of failed events afresh; the events published while it
     was off are not sent (the feed has them). Turning it off drops its pending
     deliveries, as being disabled does. Another player's webhook is not found."""
-    found = Webhook.objects.filter(pk=webhook_id, owner=owner).values_list("url", "active")
-    if not found:
-        raise DomainError(ErrorCode.NOT_FOUND, "No such webhook.")
-    url, was_active = found[0]
-    if active and not was_active:
-        # Before the row is locked: resolving the host may take a while. (The URL of a
-        # webhook never changes; a webhook deleted meanwhile is not found below.)
-        _url_check(url)
+    if active:
+        # Checked before the row is locked, since resolving the host may take a while
+        # (a webhook's URL never changes; one deleted meanwhile is not found below).
+        found = Webhook.objects.filter(pk=webhook_id, owner=owner, active=False)
+        url = found.values_list("url", flat=True).first()
+        if url is not None:
+            _url_check(url)
     with transaction.atomic():
         hook = Webhook.objects.select_for_update().filter(pk=webhook_id, owner=owner).first()
         if hook is None:
