@@ -12,6 +12,7 @@ rescore only the two hands a step changes.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 
@@ -23,6 +24,7 @@ from games.engine.state import PlayerView
 from games.engine.tables import tables_for
 
 MISMATCH_WEIGHT = 0.05
+LOG_WEIGHT = math.log(MISMATCH_WEIGHT)
 
 
 class ActionModel:
@@ -58,7 +60,8 @@ class ActionModel:
         self.stances = stances(view.match, view.rules.scoring, n)
         # seat_mismatches per (seat, hand), shared by the chains that read with this model
         # (a chain revisits hands, and its neighbours visit some of the same).
-        self._known: dict[tuple[int, int], int] = {}
+        # (a count stopped at a cap is remembered as a lower bound: exact is False)
+        self._known: dict[tuple[int, int], tuple[int, bool]] = {}
         self.points: list[tuple[int, int, FastState, int]] = []  # (seat, mask, sim before, later)
         self.by_seat: dict[int, list[tuple[int, int, FastState, int]]] = {}
         if not self.steps:
@@ -84,24 +87,31 @@ class ActionModel:
         for point in self.points:
             self.by_seat.setdefault(point[0], []).append(point)
 
-    def known_mismatches(self, seat: int, hand: int) -> int:
-        """``seat_mismatches``, remembered."""
+    def known_mismatches(self, seat: int, hand: int, cap: int | None = None) -> int:
+        """``seat_mismatches``, remembered; with ``cap``, an answer above ``cap`` may be
+        any number above it (the count stopped there)."""
         key = (seat, hand)
         found = self._known.get(key)
-        if found is None:
-            found = self._known[key] = self.seat_mismatches(seat, hand)
-        return found
+        if found is not None:
+            count, exact = found
+            if exact or (cap is not None and count > cap):
+                return count
+        count = self.seat_mismatches(seat, hand, cap)
+        self._known[key] = (count, cap is None or count <= cap)
+        return count
 
-    def seat_mismatches(self, seat: int, hand: int) -> int:
+    def seat_mismatches(self, seat: int, hand: int, cap: int | None = None) -> int:
         """The moves of ``seat`` that the heuristic would not have made holding ``hand``
         now: a world's mismatches are the sum of its opponents' (the heuristic reads
-        only the mover's hand)."""
+        only the mover's hand). With ``cap``, counting stops once above it."""
         missed = 0
         stance = self.stances[seat]
         for _seat, mask, snapshot, later in self.by_seat.get(seat, ()):
             snapshot.hands[seat] = hand | later
             if heuristic_play(snapshot, stance)[0] != mask:
                 missed += 1
+                if cap is not None and missed > cap:
+                    break
         return missed
 
 
@@ -161,14 +171,24 @@ class WorldChain:
                 continue
             x = _random_bit(free_a, rng)
             y = _random_bit(free_b, rng)
+            # Kept when u < MISMATCH_WEIGHT ** added, i.e. when at most ``allowed``
+            # mismatches are added: drawn first, so that scoring the new hands can stop
+            # as soon as the step is sure to be refused (most steps are).
+            u = rng.random()
+            allowed = math.ceil(math.log(u) / LOG_WEIGHT) - 1 if u > 0 else len(self.model.steps)
+            old_a = self.scores[a]
+            old_b = self.scores[b] if b >= 0 else 0
             new_a = hands[a] ^ x | y
-            score_a = self.model.known_mismatches(a, new_a)
-            added = score_a - self.scores[a]
+            # (b's mismatches cannot fall below zero: a's alone may settle it)
+            score_a = self.model.known_mismatches(a, new_a, old_a + old_b + allowed)
+            added = score_a - old_a
+            if added - old_b > allowed:
+                continue
             if b >= 0:
                 new_b = hands[b] ^ y | x
-                score_b = self.model.known_mismatches(b, new_b)
-                added += score_b - self.scores[b]
-            if added > 0 and rng.random() >= MISMATCH_WEIGHT**added:
+                score_b = self.model.known_mismatches(b, new_b, old_b + allowed - added)
+                added += score_b - old_b
+            if added > allowed:
                 continue
             hands[a] = new_a
             self.scores[a] = score_a

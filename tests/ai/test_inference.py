@@ -61,6 +61,29 @@ def test_scoring_at_snapshots_matches_a_full_replay(spec: object) -> None:
     assert checked > 20
 
 
+def test_a_capped_count_is_exact_up_to_the_cap_and_above_it_past_it() -> None:
+    """The chain stops counting once a step is sure to be refused; what it remembers of
+    a stopped count must not pass later for the exact one."""
+    rng = random.Random(12)
+    state = DealState.from_seed("philippine", rng.randbytes(32), 4)
+    while len(state.history) < 16:
+        state.apply(choose_move("heuristic", state.view(state.turn), rng))
+    view = state.view(state.turn)
+    sampler = WorldSampler(view, use_passes=False)
+    stopped = 0
+    for _ in range(60):
+        hands = sampler.sample(rng)
+        for seat in sampler.opponents:
+            exact = ActionModel(view).seat_mismatches(seat, hands[seat])
+            model = ActionModel(view)
+            for cap in range(exact + 2):
+                capped = model.known_mismatches(seat, hands[seat], cap)
+                assert capped == exact if exact <= cap else capped > cap
+                stopped += exact > cap
+            assert model.known_mismatches(seat, hands[seat]) == exact
+    assert stopped > 20
+
+
 def _late_position() -> PlayerView:
     """A 4-player deal of heuristics, when the hidden cards are first 9 or fewer, seen
     by the seat to move: few enough deals of them to list."""
