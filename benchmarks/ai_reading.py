@@ -4,8 +4,10 @@ Positions from deals of four heuristics (seat 0 to move, four moves or more into
 deal, ``cards-left`` scoring): for each, ``--worlds`` worlds are drawn by each reading
 and the share of the opponents' cards that a world gives to the right opponent is
 counted, with the time per world (drawing included: a chain's start is paid by the
-worlds that follow it, as in a search of about that many worlds). Numbers only;
-docs/ai.md ("Reading the history") has the table.
+worlds that follow it, as in a search of about that many worlds) and how many of the
+opponents' moves a world's hands fail to explain (the true deal: none). ``--long`` adds
+chains run far longer than a search can afford. Numbers only; docs/ai.md ("Reading the
+history", "What else was tried") has the tables.
 """
 
 from __future__ import annotations
@@ -44,9 +46,10 @@ def _hints(view: PlayerView, rng: random.Random) -> Callable[[], list[int]]:
     return lambda: sampler.sample(rng)
 
 
-def _chains(count: int) -> Reading:
+def _chains(count: int, burn_in: int | None = None, steps: int = 0) -> Reading:
     def reading(view: PlayerView, rng: random.Random) -> Callable[[], list[int]]:
-        return chained_worlds(WorldSampler(view), ActionModel(view), rng, count)
+        model = ActionModel(view)
+        return chained_worlds(WorldSampler(view), model, rng, count, steps=steps, burn_in=burn_in)
 
     return reading
 
@@ -57,6 +60,11 @@ READINGS: dict[str, Reading] = {
     "one chain": _chains(1),
     "four chains in turn (the expert's)": _chains(4),
 }
+# Chains run far longer than a search can afford: how much the opponents' moves say.
+LONG_READINGS: dict[str, Reading] = {
+    "four chains, 200 steps first, 30 between": _chains(4, 200, 30),
+    "four chains, 1,000 steps first, 100 between": _chains(4, 1000, 100),
+}
 
 
 def main() -> None:
@@ -64,25 +72,33 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=30)
     parser.add_argument("--worlds", type=int, default=20, help="worlds per position")
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--long", action="store_true", help="also chains run far longer (minutes)")
     args = parser.parse_args()
     found = positions(args.deals, args.seed)
     print(f"{len(found)} positions from {args.deals} deals, {args.worlds} worlds each")
-    for name, reading in READINGS.items():
+    print("(mismatches: the opponents' moves a world's hands do not explain; the true deal's: 0)")
+    readings = {**READINGS, **(LONG_READINGS if args.long else {})}
+    for name, reading in readings.items():
         rng = random.Random(1)
-        right = total = 0
+        right = total = mismatches = 0
         seconds = 0.0
         for view, hands in found:
             start = time.perf_counter()
             next_world = reading(view, rng)
             worlds = [next_world() for _ in range(args.worlds)]
             seconds += time.perf_counter() - start
+            model = ActionModel(view)
             for world in worlds:
                 for seat in range(4):
                     if seat != view.seat:
                         right += (world[seat] & hands[seat]).bit_count()
                         total += hands[seat].bit_count()
+                        mismatches += model.seat_mismatches(seat, world[seat])
         per_world = seconds / len(found) / args.worlds * 1000
-        print(f"{name:<44} placed right {right / total:6.1%}   {per_world:5.2f} ms/world")
+        print(
+            f"{name:<44} placed right {right / total:6.1%}   "
+            f"mismatches {mismatches / len(found) / args.worlds:5.2f}   {per_world:5.2f} ms/world"
+        )
 
 
 if __name__ == "__main__":

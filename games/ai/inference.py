@@ -133,10 +133,17 @@ class WorldChain:
     often as ``MISMATCH_WEIGHT ** mismatches`` says, and each step rescores only the two
     hands it changed: measured, it places more hidden cards right per millisecond than
     drawing whole worlds and judging them (docs/ai.md). Consecutive worlds are
-    ``steps`` apart (``CHAIN_STEPS`` unless given)."""
+    ``steps`` apart (``CHAIN_STEPS`` unless given), the first ``burn_in`` steps from the
+    start (``CHAIN_BURN_IN`` unless given)."""
 
     def __init__(
-        self, sampler: WorldSampler, model: ActionModel, rng: random.Random, *, steps: int = 0
+        self,
+        sampler: WorldSampler,
+        model: ActionModel,
+        rng: random.Random,
+        *,
+        steps: int = 0,
+        burn_in: int | None = None,
     ) -> None:
         self.model = model
         self.rng = rng
@@ -149,7 +156,7 @@ class WorldChain:
             dealt |= self.hands[seat]
         self.aside = sampler.free & ~dealt
         self.scores = {s: model.known_mismatches(s, self.hands[s]) for s in self.holders}
-        self.advance(CHAIN_BURN_IN)
+        self.advance(CHAIN_BURN_IN if burn_in is None else burn_in)
 
     def advance(self, steps: int) -> None:
         rng = self.rng
@@ -205,10 +212,17 @@ class WorldChain:
 
 
 def chained_worlds(
-    sampler: WorldSampler, model: ActionModel, rng: random.Random, chains: int = 0
+    sampler: WorldSampler,
+    model: ActionModel,
+    rng: random.Random,
+    chains: int = 0,
+    *,
+    steps: int = 0,
+    burn_in: int | None = None,
 ) -> Callable[[], list[int]]:
     """Worlds from ``chains`` independent ``WorldChain``s in turn (each started when
-    first asked, so a short search pays for few burn-ins)."""
+    first asked, so a short search pays for few burn-ins); ``steps`` and ``burn_in``
+    as ``WorldChain`` takes them."""
     count = chains or CHAINS
     started: list[WorldChain] = []
     turn = [0]
@@ -217,7 +231,7 @@ def chained_worlds(
         i = turn[0] % count
         turn[0] += 1
         if i == len(started):
-            started.append(WorldChain(sampler, model, rng))
+            started.append(WorldChain(sampler, model, rng, steps=steps, burn_in=burn_in))
             return list(started[i].hands)
         return started[i].sample()
 
