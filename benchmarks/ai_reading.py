@@ -48,8 +48,9 @@ def _hints(view: PlayerView, rng: random.Random) -> Callable[[], list[int]]:
 
 def _chains(count: int, burn_in: int | None = None, steps: int = 0) -> Reading:
     def reading(view: PlayerView, rng: random.Random) -> Callable[[], list[int]]:
-        model = ActionModel(view)
-        return chained_worlds(WorldSampler(view), model, rng, count, steps=steps, burn_in=burn_in)
+        return chained_worlds(
+            WorldSampler(view), ActionModel(view), rng, count, steps=steps, burn_in=burn_in
+        )
 
     return reading
 
