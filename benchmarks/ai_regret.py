@@ -11,7 +11,9 @@ better. The heuristic's own move is the baseline; "outside candidates" is the pa
 the regret no choice among the expert's candidates could avoid.
 
 ``--set expert.MAX_CANDIDATES=8`` (repeatable) patches a module constant of
-``games.ai`` in the workers, to compare settings on the same positions. Numbers only;
+``games.ai`` in the workers, to compare settings on the same positions (with the
+sources: compiled modules read their constants where they were built, so it refuses
+them; ``PUSOY_COMPILED=0``). Numbers only;
 docs/ai.md ("Where the expert's choices go wrong") has the table.
 """
 
@@ -27,7 +29,8 @@ import random
 import time
 
 from benchmarks.heuristic_deals import deal_positions
-from games.ai import expert
+from games import compiled
+from games.ai import Budget, expert
 from games.ai.worlds import cards_dealt
 from games.engine import PlayerView, Rules
 from games.engine.fast import PASS_PLAY, FastState
@@ -54,7 +57,7 @@ def _init(settings: list[tuple[str, str, float]]) -> None:
         setattr(mod, name, type(getattr(mod, name))(value))
 
 
-def _deal(task: tuple[int, str, str, int, expert.Budget, str]) -> list[Score]:
+def _deal(task: tuple[int, str, str, int, Budget, str]) -> list[Score]:
     index, seed, scoring, players, budget, search_seed = task
     return [
         _score(view, hands, budget, f"{search_seed}-{index}-{i}")
@@ -62,7 +65,7 @@ def _deal(task: tuple[int, str, str, int, expert.Budget, str]) -> list[Score]:
     ]
 
 
-def _score(view: PlayerView, hands: list[int], budget: expert.Budget, salt: str) -> Score:
+def _score(view: PlayerView, hands: list[int], budget: Budget, salt: str) -> Score:
     """(regret of the expert, of the heuristic's move, of the best candidate, whether
     the expert left the heuristic's move, seconds searched)."""
     root = FastState.from_view(view)
@@ -108,15 +111,15 @@ def main() -> None:
     parser.add_argument("--save", help="write each position's expert regret here (JSON)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
+    if args.set and compiled.is_compiled(expert):
+        parser.error("--set patches the sources: run with PUSOY_COMPILED=0")
     settings = []
     for item in args.set:
         target, value = item.split("=")
         module, name = target.split(".")
         settings.append((module, name, float(value)))
     budget = (
-        expert.Budget(seconds=args.ms / 1000)
-        if args.ms
-        else expert.Budget(seconds=60, iterations=args.rollouts)
+        Budget(seconds=args.ms / 1000) if args.ms else Budget(seconds=60, iterations=args.rollouts)
     )
     tasks = [
         (i, args.seed, args.scoring, args.players, budget, args.search_seed)

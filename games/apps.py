@@ -11,7 +11,10 @@ class GamesConfig(AppConfig):
 
         from django.conf import settings
 
+        from games import compiled
+
         logger = logging.getLogger("pusoy_api")
+        logger.info("bots' search: %s", compiled.STATUS)
         # Say plainly at start which mode this process runs in: a first-try setup on
         # SQLite with in-process AI behaves differently under load than Postgres + workers.
         if not settings.USING_POSTGRES:

@@ -13,10 +13,14 @@ if [ ! -x "$VENV/bin/gunicorn" ] || [ pyproject.toml -nt "$VENV/.installed" ]; t
   echo "==> installing into $VENV"
   "$PYTHON" -m venv "$VENV"
   "$VENV/bin/python" -m pip install --quiet --upgrade pip
-  "$VENV/bin/python" -m pip install --quiet -e .
+  "$VENV/bin/python" -m pip install --quiet -e ".[compiled]"
   touch "$VENV/.installed"
 fi
 export PATH="$PWD/$VENV/bin:$PATH"
+
+# The bots' search compiled with mypyc (docs/ai.md, "The compiled search"): built once,
+# again only when the engine's or the bots' sources change; plain Python without it.
+python scripts/build_compiled.py
 
 if [ -z "${SECRET_KEY:-}" ]; then
   # No deployment key: this is a local first run, so choose development mode explicitly

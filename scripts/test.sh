@@ -14,6 +14,11 @@ echo "==> fresh virtualenv in $VENV"
 "$VENV/bin/python" -m pip install --quiet -e ".[dev]"
 export PATH="$PWD/$VENV/bin:$PATH"
 
+# The compiled search is tested against the sources (tests/ai/test_compiled.py); the
+# build is redone only when they changed.
+echo "==> compiled search (mypyc)"
+python scripts/build_compiled.py
+
 echo "==> ruff"
 ruff check .
 ruff format --check .

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import random
 
-from games.ai.expert import DEFAULT_BUDGET, Budget, expert_move
+from games.ai.budget import DEFAULT_BUDGET, Budget
+from games.ai.expert import expert_move
 from games.ai.greedy import greedy_move, lowest_lead
 from games.ai.heuristic import heuristic_move
 from games.ai.random_bot import random_move

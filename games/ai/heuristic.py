@@ -21,6 +21,7 @@ so the expert uses it as its rollout policy for every seat.
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from games.ai.match import NORMAL, PROTECT, seat_stance
 from games.ai.plan import (
@@ -37,15 +38,15 @@ from games.engine.fast import PASS_PLAY, CardMask, FastPlay, FastState, play_siz
 from games.engine.moves import PASS, Move
 from games.engine.state import PlayerView
 
-DEUCES = 15 << (4 * DEUCE_RANK)
+DEUCES: Final = 15 << (4 * DEUCE_RANK)
 # Keep 2s for control while the hand holds more cards than this (and nobody is close).
-KEEP_DEUCES_ABOVE = 6
+KEEP_DEUCES_ABOVE: Final = 6
 # Playing for points: shed when an opponent holds at most SHED_WHEN_OPPONENT_AT[scoring]
 # cards while this hand still needs SHED_WHEN_PLAYS_LEFT beatable plays or more. Tuned
 # against the heuristic of before (benchmarks.ai_points; docs/ai.md has the sweep): under
 # the tiered scoring, where 10 cards or more cost double, shedding pays from the start.
 SHED_WHEN_OPPONENT_AT = {"cards-left": 8, "cards-left-tiered": 13}
-SHED_WHEN_PLAYS_LEFT = 5
+SHED_WHEN_PLAYS_LEFT: Final = 5
 
 
 def heuristic_play(sim: FastState, stance: int = NORMAL) -> FastPlay:

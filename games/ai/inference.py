@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
+from typing import Final
 
 from games.ai.heuristic import heuristic_play
 from games.ai.match import stances
@@ -23,8 +24,8 @@ from games.engine.fast import FastState
 from games.engine.state import PlayerView
 from games.engine.tables import tables_for
 
-MISMATCH_WEIGHT = 0.05
-LOG_WEIGHT = math.log(MISMATCH_WEIGHT)
+MISMATCH_WEIGHT: Final = 0.05
+LOG_WEIGHT: Final = math.log(MISMATCH_WEIGHT)
 
 
 class ActionModel:
@@ -116,11 +117,11 @@ class ActionModel:
 
 
 # ``WorldChain``: steps before the first world, and between two worlds.
-CHAIN_BURN_IN = 20
-CHAIN_STEPS = 6
+CHAIN_BURN_IN: Final = 20
+CHAIN_STEPS: Final = 6
 # Chains run side by side, a world from each in turn: consecutive worlds of one chain
 # are alike, and the search learns little from a world much like the last one.
-CHAINS = 4
+CHAINS: Final = 4
 
 
 class WorldChain:

@@ -23,13 +23,14 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from statistics import NormalDist
+from typing import Final
 
 from games.engine.match import MatchStanding, match_order
 from games.engine.scoring import higher_score_wins
 
-NORMAL = 0
-CHASE = 1
-PROTECT = 2
+NORMAL: Final = 0
+CHASE: Final = 1
+PROTECT: Final = 2
 
 # Per scoring and player count (3 or 4), measured over 3,000 deals of four (three)
 # heuristics: (the standard deviation of one seat's deal points minus another's, a
@@ -48,7 +49,7 @@ PER_DEAL = {
 MOST_PER_DEAL = {"cards-left": 13, "cards-left-tiered": 39}
 # CHASE below this deficit: a leader pays about this many cards when another seat goes
 # out, so a deficit larger than that is turned only by going out first.
-CHASE_DEFICIT = 6
+CHASE_DEFICIT: Final = 6
 
 
 _LUCK = [NormalDist().inv_cdf((i + 0.5) / 16) for i in range(16)]

@@ -7,6 +7,8 @@ again and again in rollouts.
 
 from __future__ import annotations
 
+from typing import Final
+
 from games.engine.fast import CardMask, FastPlay, PlayKey, Tables, five_kind, low_rank, play_size
 from games.engine.movegen import (
     beats_with_small_play,
@@ -20,8 +22,8 @@ from games.engine.tables import FOUR_OF_A_KIND
 Plan = tuple[FastPlay, ...]
 """A split of a hand into plays, as ``(mask, key)`` pairs."""
 
-DEUCE_RANK = 12
-_CACHE_LIMIT = 400_000
+DEUCE_RANK: Final = 12
+_CACHE_LIMIT: Final = 400_000
 # Keyed on the Tables object itself (one per distinct rules, never freed) and the hand.
 _plans: dict[tuple[Tables, CardMask], Plan] = {}
 

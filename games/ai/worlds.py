@@ -15,6 +15,7 @@ an ace that beat it (``PASS_WEIGHT``), by giving those cards to it last when dea
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from games.engine.cards import FULL_DECK_MASK
 from games.engine.fast import FastState, Tables, play_size, tables_for
@@ -22,10 +23,10 @@ from games.engine.state import PlayerView
 
 # Probability that a card a player declined to play on a single (by passing) stays out
 # of the sample for that player when another home exists.
-PASS_WEIGHT = 0.6
+PASS_WEIGHT: Final = 0.6
 # The same for a card below the lowest card of a trick the player led (players lead
 # their lowest cards, so such a card was probably not in its hand then, nor now).
-LEAD_WEIGHT = 0.85
+LEAD_WEIGHT: Final = 0.85
 
 
 def cards_dealt(view: PlayerView) -> list[int]:

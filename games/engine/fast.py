@@ -115,6 +115,10 @@ class FastState:
     locks: bool
     out: int
 
+    def __init__(self) -> None:
+        """An empty state, for ``at_start``, ``from_view`` and ``copy`` to fill: they set
+        every attribute (mypyc's compiled class has no ``__new__`` to call instead)."""
+
     @classmethod
     def at_start(
         cls,
@@ -127,7 +131,7 @@ class FastState:
         """A deal before its first move (``hands`` may be empty masks when only the
         ``counts`` matter, e.g. to replay a public history). The lists are kept, not
         copied."""
-        self = cls.__new__(cls)
+        self = cls()
         self.rules = rules
         self.t = tables_for(rules)
         self.n = n = len(counts)
@@ -152,7 +156,7 @@ class FastState:
         (their sizes are in ``counts``)."""
         if view.turn is None:
             raise ValueError("the deal is over")
-        self = cls.__new__(cls)
+        self = cls()
         self.rules = view.rules
         self.t = tables_for(view.rules)
         self.n = view.num_players
@@ -178,7 +182,7 @@ class FastState:
         return self
 
     def copy(self) -> FastState:
-        other = FastState.__new__(FastState)
+        other = FastState()
         other.rules = self.rules
         other.t = self.t
         other.n = self.n

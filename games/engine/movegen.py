@@ -9,6 +9,7 @@ include (the opening card on the first play), or 0.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Final
 
 from games.engine.tables import (
     FULL_HOUSE,
@@ -27,9 +28,9 @@ from games.engine.tables import (
 
 Plays = list[FastPlay]
 
-_FLUSH_MIN = five_key(1, 0)  # lowest possible flush key
-_FULL_HOUSE_MIN = five_key(FULL_HOUSE, 0)
-_STRAIGHT_FLUSH_MIN = five_key(STRAIGHT_FLUSH, 0)
+_FLUSH_MIN: Final = five_key(1, 0)  # lowest possible flush key
+_FULL_HOUSE_MIN: Final = five_key(FULL_HOUSE, 0)
+_STRAIGHT_FLUSH_MIN: Final = five_key(STRAIGHT_FLUSH, 0)
 
 
 def legal_plays(t: Tables, hand: CardMask, beat_key: PlayKey, required: CardMask = 0) -> Plays:

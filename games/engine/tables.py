@@ -9,7 +9,7 @@ key(a) > key(b)``, and the size of a key is ``key >> SIZE_SHIFT``.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import NamedTuple, TypeAlias
+from typing import Final, NamedTuple, TypeAlias
 
 from games.engine.cards import SUITS
 from games.engine.rules import Rules
@@ -21,8 +21,8 @@ PlayKey: TypeAlias = int
 FastPlay: TypeAlias = tuple[CardMask, PlayKey]
 """A classified play ``(mask, key)``; ``(0, -1)`` stands for a pass."""
 
-SIZE_SHIFT = 25
-KIND_SHIFT = 22
+SIZE_SHIFT: Final = 25
+KIND_SHIFT: Final = 22
 
 FIVE_KINDS = ("straight", "flush", "full_house", "four_of_a_kind", "straight_flush")
 SMALL_KINDS = {1: "single", 2: "pair", 3: "triple"}
@@ -107,7 +107,7 @@ class SuitTable(NamedTuple):
 RANK_MASKS = tuple(15 << (4 * r) for r in range(13))
 SUIT_MASKS = tuple(sum(1 << (4 * r + s) for r in range(13)) for s in range(4))
 SHIFTS = tuple(4 * r for r in range(13))
-DEUCES_MASK = RANK_MASKS[12]
+DEUCES_MASK: Final = RANK_MASKS[12]
 
 # Submasks of a rank nibble by size: NIB_SUBS[nib][k] lists the k-card subsets.
 NIB_SUBS: tuple[dict[int, tuple[int, ...]], ...] = tuple(

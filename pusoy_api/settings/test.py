@@ -29,6 +29,9 @@ if "DATABASE_URL" not in os.environ:
 # without a broker run inside the request that queued them (deterministic).
 os.environ.setdefault("DEV_MODE", "1")
 os.environ.setdefault("EMBEDDED_TASKS", "eager")
+# The suite tests the sources (coverage, monkeypatched constants, the bots' code as
+# written); tests/ai/test_compiled.py runs the compiled build against them on its own.
+os.environ.setdefault("PUSOY_COMPILED", "0")
 
 from .base import *  # noqa: E402, F403
 from .base import REST_FRAMEWORK  # noqa: E402
