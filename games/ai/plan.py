@@ -24,8 +24,11 @@ Plan = tuple[FastPlay, ...]
 
 DEUCE_RANK: Final = 12
 _CACHE_LIMIT: Final = 400_000
-# Keyed on the Tables object itself (one per distinct rules, never freed) and the hand.
-_plans: dict[tuple[Tables, CardMask], Plan] = {}
+# One cache per Tables object (one per distinct rules, never freed), keyed by the hand:
+# int keys and plans of int pairs, which the cyclic collector stops tracking after one
+# look. Keyed by (Tables, hand) pairs instead, every cached plan kept a tracked key, and
+# the collections that walk them after a search cost up to 40 ms a move (docs/ai.md).
+_plans: dict[Tables, dict[CardMask, Plan]] = {}
 
 
 def low_card_key(t: Tables, mask: CardMask) -> PlayKey:
@@ -194,19 +197,21 @@ def _best(
 def plan(t: Tables, hand: CardMask) -> Plan:
     """The fewest plays that use the whole hand (then the fewest singles), as
     ``(mask, key)`` pairs, five-card hands first. Cached per rules and hand."""
-    cache_key = (t, hand)
-    found = _plans.get(cache_key)
+    cache = _plans.get(t)
+    if cache is None:
+        cache = _plans[t] = {}
+    found = cache.get(hand)
     if found is not None:
         return found
-    if len(_plans) > _CACHE_LIMIT:
-        _plans.clear()
+    if len(cache) > _CACHE_LIMIT:
+        cache.clear()
     h = _helper(t)
     _score, fives = _best(t, h, hand, {})
     rest = hand
     for mask, _key in fives:
         rest ^= mask
     result = (*fives, *_small_plan(t, h, rest))
-    _plans[cache_key] = result
+    cache[hand] = result
     return result
 
 
@@ -230,11 +235,12 @@ def rank_cost(t: Tables, hand: CardMask, play: FastPlay) -> int:
 def remember_rest(t: Tables, hand: CardMask, played: CardMask) -> None:
     """After ``played`` (a play of ``plan(hand)``) the rest of that plan stays a plan of
     the rest of the hand: cache it, so rollouts rarely plan from scratch."""
-    key = (t, hand ^ played)
-    if key not in _plans:
+    rest = hand ^ played
+    cache = _plans.get(t)
+    if cache is None or rest not in cache:
         current = plan(t, hand)
         if any(p[0] == played for p in current):
-            _plans[key] = tuple(p for p in current if p[0] != played)
+            _plans[t][rest] = tuple(p for p in current if p[0] != played)
 
 
 def beatable(t: Tables, play: FastPlay, unseen: CardMask, max_other: int) -> bool:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import itertools
 import random
+import threading
 from types import SimpleNamespace
 
 import pytest
@@ -11,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.ai import LEVELS, Budget, choose_move, expert, timeout_move
-from games.engine import DealState, Rules
+from games.engine import DealState, PlayerView, Rules
 from tests.ai.helpers import RULE_SPECS, positions, random_position
 
 TINY = Budget(seconds=5.0, iterations=12)
@@ -105,3 +107,32 @@ def test_a_bigger_budget_asks_more_evidence_before_dropping_a_candidate() -> Non
     assert 2.5 < mean / se < 3.5
     assert expert._eliminate([0, 1], [leader, trailing], 2.0) == [0]
     assert expert._eliminate([0, 1], [leader, trailing], 4.0) == [0, 1]
+
+
+def test_searches_raise_the_collector_threshold_and_put_it_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = random_position("philippine", 4, 3, 8)
+    view = state.view(state.turn)
+    before = gc.get_threshold()
+    seen: list[tuple[int, int, int]] = []
+    real_search = expert._search
+
+    def spy(view: PlayerView, rng: random.Random, budget: Budget) -> tuple[object, object]:
+        seen.append(gc.get_threshold())
+        return real_search(view, rng, budget)
+
+    monkeypatch.setattr(expert, "_search", spy)
+    # Searches overlapping in threads (embedded task threads) must not leave the raised
+    # threshold behind, whichever ends last.
+    threads = [
+        threading.Thread(target=expert.search, args=(view, random.Random(i), TINY))
+        for i in range(4)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(seen) == 4
+    assert all(t[0] == max(before[0], expert.SEARCH_GC_THRESHOLD) for t in seen)
+    assert gc.get_threshold() == before
