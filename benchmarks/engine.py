@@ -16,6 +16,7 @@ import random
 import time
 from collections.abc import Callable, Iterator
 
+from games import compiled
 from games.engine import CARDS, DealState, Play, PlayerView, Rules
 from games.engine.cards import cards_of
 from games.engine.movegen import lead_plays, legal_plays
@@ -170,6 +171,7 @@ def main() -> None:
     rng = random.Random(args.seed)
     print(f"machine: {machine()}")
     print(f"rules: {RULES!r}")
+    print(f"engine's fast modules: {compiled.STATUS}")
     results = {}
     results.update(bench_generation(rng, int(20000 * args.scale), args.repeats))
     results.update(bench_deals(rng, int(1000 * args.scale), args.repeats))

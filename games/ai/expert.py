@@ -46,7 +46,7 @@ ELIMINATE_Z: Final = 2.0
 ELIMINATE_Z_MAX: Final = 4.0
 ELIMINATE_Z_FROM: Final = 350
 # Rollouts per second of one idle core (``benchmarks.ai``): a time budget in rollouts,
-# for ``elimination_z``. The compiled search (``games.compiled``) runs about 2.7 times
+# for ``elimination_z``. The compiled search (``games.compiled``) runs about 2.5 times
 # as many as the sources.
 ROLLOUTS_PER_SECOND: Final = 10_000 if compiled.STATUS == "compiled" else 3500
 MIN_WORLDS_BEFORE_ELIMINATION: Final = 8
