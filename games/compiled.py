@@ -88,9 +88,9 @@ def extension_path(directory: Path, module: str) -> Path:
     return directory.joinpath(*module.split(".")).with_name(module.rsplit(".", 1)[-1] + suffix)
 
 
-def status(directory: Path, use: bool) -> str:
+def status(directory: Path, use: bool, hashes: dict[str, str] | None = None) -> str:
     """``"compiled"`` when the build in ``directory`` is current and may be used, else
-    ``"python (why not)"``."""
+    ``"python (why not)"``; ``hashes``: the sources' (``source_hashes``), when known."""
     if not use:
         return "python (PUSOY_COMPILED=0)"
     try:
@@ -103,7 +103,7 @@ def status(directory: Path, use: bool) -> str:
         return "python (the build has other modules: rebuild)"
     if manifest.get("python") != sys.version:
         return "python (the build is for another Python: rebuild)"
-    if manifest.get("sources") != source_hashes():
+    if manifest.get("sources") != (hashes if hashes is not None else source_hashes()):
         return "python (the sources changed since the build: rebuild)"
     missing = [
         m for m in (*COMPILED_MODULES, SHARED_LIBRARY) if not extension_path(directory, m).exists()
@@ -142,11 +142,8 @@ def install() -> str:
     global STATUS
     if any(isinstance(f, _CompiledFinder) for f in sys.meta_path):
         return STATUS
-    already = [m for m in COMPILED_MODULES if m in sys.modules]
     directory = build_dir()
     STATUS = status(directory, enabled())
-    if STATUS == "compiled" and already:
-        STATUS = f"python ({', '.join(already)} imported before games.compiled.install)"
     if STATUS == "compiled":
         sys.meta_path.insert(0, _CompiledFinder(directory))
     return STATUS

@@ -32,7 +32,8 @@ def main() -> int:
     parser.add_argument("--force", action="store_true", help="rebuild even when current")
     args = parser.parse_args()
     directory = compiled.build_dir()
-    current = compiled.status(directory, True)
+    hashes = compiled.source_hashes()
+    current = compiled.status(directory, True, hashes)
     if args.check:
         print(f"compiled search: {current}")
         return 0 if current == "compiled" else 1
@@ -52,7 +53,6 @@ def main() -> int:
     sources = [
         str(Path(*module.split(".")).with_suffix(".py")) for module in compiled.COMPILED_MODULES
     ]
-    hashes = compiled.source_hashes()
     with tempfile.TemporaryDirectory() as work:
         # An empty mypy configuration: the project's pyproject.toml loads the Django
         # plugins, which these pure modules neither need nor may import.

@@ -31,6 +31,13 @@ _CACHE_LIMIT: Final = 400_000
 _plans: dict[Tables, dict[CardMask, Plan]] = {}
 
 
+def _cache_for(t: Tables) -> dict[CardMask, Plan]:
+    cache = _plans.get(t)
+    if cache is None:
+        cache = _plans[t] = {}
+    return cache
+
+
 def low_card_key(t: Tables, mask: CardMask) -> PlayKey:
     """The single key of the lowest card of ``mask`` (how "low" a play is)."""
     nib_shift = 4 * low_rank(mask)
@@ -197,9 +204,7 @@ def _best(
 def plan(t: Tables, hand: CardMask) -> Plan:
     """The fewest plays that use the whole hand (then the fewest singles), as
     ``(mask, key)`` pairs, five-card hands first. Cached per rules and hand."""
-    cache = _plans.get(t)
-    if cache is None:
-        cache = _plans[t] = {}
+    cache = _cache_for(t)
     found = cache.get(hand)
     if found is not None:
         return found
@@ -236,11 +241,11 @@ def remember_rest(t: Tables, hand: CardMask, played: CardMask) -> None:
     """After ``played`` (a play of ``plan(hand)``) the rest of that plan stays a plan of
     the rest of the hand: cache it, so rollouts rarely plan from scratch."""
     rest = hand ^ played
-    cache = _plans.get(t)
-    if cache is None or rest not in cache:
+    cache = _cache_for(t)
+    if rest not in cache:
         current = plan(t, hand)
         if any(p[0] == played for p in current):
-            _plans[t][rest] = tuple(p for p in current if p[0] != played)
+            cache[rest] = tuple(p for p in current if p[0] != played)
 
 
 def beatable(t: Tables, play: FastPlay, unseen: CardMask, max_other: int) -> bool:
