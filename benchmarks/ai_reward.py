@@ -6,11 +6,15 @@ move, so the result does not depend on the machine's load (the arena's budget is
 wall-clock time). Run each reward on the same
 seed and compare: the deals are the same, so the rows are paired. The rewards:
 
-- ``payment``: the seat's payment under the game's scoring (the expert's reward);
+- ``payment``: the expert's own reward: the seat's payment under the game's scoring
+  (under ``deuces-double``, plus ``WIN_BONUS`` stakes for going out);
+- ``payment-only``: the payment alone (the expert's reward before ``WIN_BONUS``);
 - ``win``: 1 for going out first, else minus a share of the cards left (0.1 under
   ``deuces-double``, 0.3 otherwise): the reward before the bots played for points;
 - ``win-doubling``: as ``win``, plus 0.1 per 2 in the winner's final play.
 
+A reward other than ``payment`` patches the sources (compiled modules call their own
+``_reward`` directly), so it refuses to run compiled: set ``PUSOY_COMPILED=0``.
 Numbers only; docs/ai.md ("Playing for points") has the table.
 """
 
@@ -22,6 +26,7 @@ import os
 from collections.abc import Callable
 
 import games.ai.expert as expert
+from games import compiled
 from games.ai import Budget
 from games.ai.arena import DealOutcome, play_deal, summarize
 from games.ai.heuristic import DEUCES
@@ -44,8 +49,16 @@ def _win_doubling(sim: FastState, me: int, dealt: list[int]) -> float:
     return _win(sim, me, dealt)
 
 
+def _payment_only(sim: FastState, me: int, dealt: list[int]) -> float:
+    value = expert._reward(sim, me, dealt)
+    if sim.out == me and sim.rules.scoring == "deuces-double":
+        return value - expert.WIN_BONUS
+    return value
+
+
 REWARDS: dict[str, Reward] = {
     "payment": expert._reward,
+    "payment-only": _payment_only,
     "win": _win,
     "win-doubling": _win_doubling,
 }
@@ -69,6 +82,8 @@ def main() -> None:
     parser.add_argument("--seed", default="ab")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
+    if args.reward != "payment" and compiled.is_compiled(expert):
+        parser.error("--reward patches the sources: run with PUSOY_COMPILED=0")
     tasks = [
         (args.reward, i, args.scoring, args.players, args.rollouts, args.seed)
         for i in range(args.deals)

@@ -59,6 +59,13 @@ KEEP_DEFAULT_Z: Final = 1.0
 # In a match (``view.match``), the reward is the chance of winning the match instead
 # (``games.ai.match.match_value``), and every seat's rollouts play its match stance.
 NEAR_MISS_WEIGHT: Final = 0.1
+# Under ``deuces-double`` going out first also adds this many stakes to the search's
+# reward (not to the points scored). The payment alone is a noisy signal there: most
+# deals are worth one stake, a few 2, 4 or 8 when the winner goes out on 2s, and in a
+# short search those rare doubled stakes sway which line looks best more than the
+# chance of going out does. With it the expert wins more deals and no fewer points
+# (docs/ai.md "Playing for points": 0, 1, 2 and 4 stakes compared on the same deals).
+WIN_BONUS: Final = 2.0
 # In a match, the deal's payment (in spreads of a deal's points) at this weight is
 # added to the chance of winning the match: in a deal that ends the match that chance
 # is 1 or 0, the same for most lines, and the points then tell them apart.
@@ -123,12 +130,15 @@ def world_source(view: PlayerView, rng: random.Random) -> Callable[[], list[int]
 
 
 def _reward(sim: FastState, me: int, dealt: list[int]) -> float:
-    """The seat's payment when the rollout ended (someone went out)."""
+    """The seat's payment when the rollout ended (someone went out); under
+    ``deuces-double``, ``WIN_BONUS`` for going out and ``NEAR_MISS_WEIGHT`` otherwise."""
     winner = sim.out
     rules = sim.rules
     points = deal_points(rules, winner, sim.beat_mask, sim.counts, dealt)
     payment = deal_payments(rules, winner, points)[me]
-    if rules.scoring == "deuces-double" and winner != me:
+    if rules.scoring == "deuces-double":
+        if winner == me:
+            return payment + WIN_BONUS
         return payment - NEAR_MISS_WEIGHT * sim.counts[me] / dealt[me]
     return payment
 
