@@ -1,6 +1,7 @@
 """`manage.py ratings_calibrate --deals N`: the AI levels' starting ratings, from arena
-deals in which the levels play each other (seats rotated), rated deal by deal exactly as
-rated games rate them. Prints the table and the `CALIBRATED` literal for
+deals in which the levels play each other (seats rotated), each deal placed exactly as
+rated games place it, and rated as entrants whose skill does not change
+(``ratings.system.rate_fixed``). Prints the table and the `CALIBRATED` literal for
 ratings/bot_calibration.py."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from django.core.management.base import BaseCommand
 from games.ai import LEVELS, Budget
 from games.ai.arena import run_arena
 from games.engine.rules import Rules
-from ratings.system import Skill, deal_ranks, rate
+from ratings.system import deal_ranks, rate_fixed
 
 # A level's rating must still move with its results against people, which a sigma
 # shrunk by thousands of bot-only deals would stop.
@@ -39,16 +40,18 @@ class Command(BaseCommand):
             budget=Budget(seconds=budget_ms / 1000),
             workers=workers,
         )
-        skills = {level: Skill() for level in LEVELS}
-        for outcome in report.outcomes:
-            ranks = deal_ranks(
-                winner=outcome.winner,
-                cards_left=outcome.cards_left,
-                places=outcome.places,
-                play_out=resolved.play_out,
+        skills = rate_fixed(
+            (
+                outcome.levels,
+                deal_ranks(
+                    winner=outcome.winner,
+                    cards_left=outcome.cards_left,
+                    places=outcome.places,
+                    play_out=resolved.play_out,
+                ),
             )
-            after = rate([skills[level] for level in outcome.levels], ranks)
-            skills.update(zip(outcome.levels, after, strict=True))
+            for outcome in report.outcomes
+        )
         self.stdout.write(
             f"{deals} deals, {rules}, expert {budget_ms:.0f} ms/move, {report.seconds:.0f} s"
         )
