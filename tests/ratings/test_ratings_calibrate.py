@@ -14,9 +14,7 @@ from ratings.management.commands.ratings_calibrate import SIGMA_FLOOR
 
 def test_the_calibration_prints_every_level_and_a_literal_to_store() -> None:
     out = io.StringIO()
-    call_command(
-        "ratings_calibrate", deals=8, budget_ms=5, workers=1, seed="test", stdout=out
-    )
+    call_command("ratings_calibrate", deals=8, budget_ms=5, workers=1, seed="test", stdout=out)
     lines = out.getvalue().splitlines()
     assert lines[0].startswith("8 deals, philippine")
     assert [line.split()[0] for line in lines[1:5]] == list(LEVELS)
