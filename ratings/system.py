@@ -1,6 +1,7 @@
 """The rating system: openskill's Plackett-Luce model, a multiplayer Bayesian rating
 (mu, sigma) updated from a finishing order, maintained as a library rather than written
-here (pyproject.toml says why this one; docs/api.md "Ratings" how it is used). No Django: pure functions over numbers."""
+here (pyproject.toml says why this one; docs/api.md "Ratings" how it is used). No
+Django: pure functions over numbers."""
 
 from __future__ import annotations
 
