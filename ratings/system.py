@@ -63,17 +63,13 @@ def rate_fixed(
             before = [skills.get(name, Skill()) for name in names]
             skills.update(zip(names, rate(before, ranks, drift=False), strict=True))
         runs.append(skills)
-    return (
-        {
-            name: Skill(
-                mu=sum(run[name].mu for run in runs) / orders,
-                sigma=sum(run[name].sigma for run in runs) / orders,
-            )
-            for name in runs[0]
-        }
-        if runs
-        else {}
-    )
+    return {
+        name: Skill(
+            mu=sum(run[name].mu for run in runs) / orders,
+            sigma=sum(run[name].sigma for run in runs) / orders,
+        )
+        for name in runs[0]
+    }
 
 
 def deal_ranks(
