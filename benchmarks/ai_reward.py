@@ -50,10 +50,7 @@ def _win_doubling(sim: FastState, me: int, dealt: list[int]) -> float:
 
 
 def _payment_only(sim: FastState, me: int, dealt: list[int]) -> float:
-    value = expert._reward(sim, me, dealt)
-    if sim.out == me and sim.rules.scoring == "deuces-double":
-        return value - expert.WIN_BONUS
-    return value
+    return expert.reward_with_bonus(sim, me, dealt, 0.0)
 
 
 REWARDS: dict[str, Reward] = {

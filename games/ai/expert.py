@@ -132,13 +132,19 @@ def world_source(view: PlayerView, rng: random.Random) -> Callable[[], list[int]
 def _reward(sim: FastState, me: int, dealt: list[int]) -> float:
     """The seat's payment when the rollout ended (someone went out); under
     ``deuces-double``, ``WIN_BONUS`` for going out and ``NEAR_MISS_WEIGHT`` otherwise."""
+    return reward_with_bonus(sim, me, dealt, WIN_BONUS)
+
+
+def reward_with_bonus(sim: FastState, me: int, dealt: list[int], win_bonus: float) -> float:
+    """``_reward`` with ``win_bonus`` stakes for going out under ``deuces-double``
+    (benchmarks compare bonuses on the same deals)."""
     winner = sim.out
     rules = sim.rules
     points = deal_points(rules, winner, sim.beat_mask, sim.counts, dealt)
     payment = deal_payments(rules, winner, points)[me]
     if rules.scoring == "deuces-double":
         if winner == me:
-            return payment + WIN_BONUS
+            return payment + win_bonus
         return payment - NEAR_MISS_WEIGHT * sim.counts[me] / dealt[me]
     return payment
 

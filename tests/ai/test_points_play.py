@@ -8,7 +8,7 @@ import random
 import pytest
 
 from games.ai import choose_move
-from games.ai.expert import WIN_BONUS, _reward
+from games.ai.expert import WIN_BONUS, _reward, reward_with_bonus
 from games.ai.hints import hint
 from games.engine import Play, PlayerView, Rules
 from games.engine.cards import cards_of, parse_cards
@@ -89,6 +89,9 @@ def test_the_expert_is_rewarded_with_its_payment() -> None:
     # out that steadies the search (in stakes; not part of the score).
     assert _reward(sim, 1, dealt) == 3 * 4 + WIN_BONUS
     assert -4.1 < _reward(sim, 2, dealt) < _reward(sim, 0, dealt) < -4  # nearer is better
+    # Benchmarks take the bonus out (or set another) on the same deals.
+    assert reward_with_bonus(sim, 1, dealt, 0.0) == 3 * 4
+    assert reward_with_bonus(sim, 0, dealt, 0.0) == _reward(sim, 0, dealt)
 
 
 def _lead(scoring: str, hand: str, counts: tuple[int, ...]) -> str:
