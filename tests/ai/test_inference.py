@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import pytest
 
-from games.ai import choose_move
+from games.ai import Budget, choose_move, expert
 from games.ai.heuristic import heuristic_play
 from games.ai.inference import MISMATCH_WEIGHT, ActionModel, WorldChain, chained_worlds
 from games.ai.worlds import WorldSampler
@@ -145,7 +145,7 @@ def test_the_chain_draws_worlds_as_often_as_they_explain_the_opponents_moves() -
     assert distance < 0.05  # total variation (a uniform chain over-weighting misfits: ~0.3)
 
 
-WorldSource = Callable[[ActionModel, WorldSampler], Callable[[], list[int]]]
+WorldSource = Callable[[PlayerView, ActionModel, WorldSampler], Callable[[], list[int]]]
 
 
 def _mismatch_totals(
@@ -163,7 +163,7 @@ def _mismatch_totals(
                 model = ActionModel(view)
                 sampler = WorldSampler(view)
                 opponents = [s for s in range(4) if s != view.seat]
-                sources = [first(model, sampler), second(model, sampler)]
+                sources = [first(view, model, sampler), second(view, model, sampler)]
                 for _ in range(4):
                     for i, next_world in enumerate(sources):
                         world = next_world()
@@ -178,8 +178,8 @@ def test_chained_worlds_explain_the_opponents_moves_better_than_plain_draws() ->
         8,
         3,
         1,
-        lambda model, sampler: lambda: sampler.sample(rng),
-        lambda model, sampler: chained_worlds(sampler, model, rng),
+        lambda view, model, sampler: lambda: sampler.sample(rng),
+        lambda view, model, sampler: chained_worlds(sampler, model, rng),
     )
     assert chained < 0.7 * drawn  # (measured: about 0.54)
 
@@ -192,7 +192,25 @@ def test_a_longer_chain_explains_the_opponents_moves_better() -> None:
         9,
         2,
         3,
-        lambda model, sampler: chained_worlds(sampler, model, rng),
-        lambda model, sampler: chained_worlds(sampler, model, rng, burn_in=200, steps=30),
+        lambda view, model, sampler: chained_worlds(sampler, model, rng),
+        lambda view, model, sampler: chained_worlds(sampler, model, rng, burn_in=200, steps=30),
     )
     assert long < 0.7 * short  # (measured on the reading benchmark: about 0.4)
+
+
+def test_a_big_budget_reads_the_history_sharper() -> None:
+    """The expert's worlds: a search of 1 s draws them from the long chains, one of
+    100 ms (or of few rollouts, whatever its time) from the short ones."""
+    rng = random.Random(10)
+    short, sharp = _mismatch_totals(
+        10,
+        2,
+        3,
+        lambda view, model, sampler: expert.world_source(view, rng, Budget(seconds=0.1)),
+        lambda view, model, sampler: expert.world_source(view, rng, Budget(seconds=1.0)),
+    )
+    assert sharp < 0.7 * short
+    sharp_from = expert.SHARP_READING_FROM
+    assert expert.budget_rollouts(Budget(seconds=0.1)) < sharp_from
+    assert expert.budget_rollouts(Budget(seconds=1.0)) >= sharp_from
+    assert expert.budget_rollouts(Budget(seconds=60, iterations=300)) < sharp_from
