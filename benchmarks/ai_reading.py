@@ -6,7 +6,8 @@ and the share of the opponents' cards that a world gives to the right opponent i
 counted, with the time per world (drawing included: a chain's start is paid by the
 worlds that follow it, as in a search of about that many worlds) and how many of the
 opponents' moves a world's hands fail to explain (the true deal: none). ``--long`` adds
-chains run far longer than a search can afford. Numbers only; docs/ai.md ("Reading the
+longer chains: the reading of a big budget (the expert at 1 s) and one far longer than
+any search can afford. Numbers only; docs/ai.md ("Reading the
 history", "What else was tried") has the tables.
 """
 
@@ -18,6 +19,7 @@ import time
 from collections.abc import Callable
 
 from benchmarks.heuristic_deals import deal_positions
+from games.ai import Budget, expert
 from games.ai.inference import ActionModel, chained_worlds
 from games.ai.worlds import WorldSampler
 from games.engine import PlayerView, Rules
@@ -61,9 +63,17 @@ READINGS: dict[str, Reading] = {
     "one chain": _chains(1),
     "four chains in turn (the expert's)": _chains(4),
 }
-# Chains run far longer than a search can afford: how much the opponents' moves say.
+
+
+def _big_budget(view: PlayerView, rng: random.Random) -> Callable[[], list[int]]:
+    return expert.world_source(view, rng, Budget(seconds=1.0))
+
+
+# Longer chains: the expert's at a big budget (``expert.SHARP_READING_FROM``), and far
+# longer than a search can afford: how much the opponents' moves say.
 LONG_READINGS: dict[str, Reading] = {
-    "four chains, 200 steps first, 30 between": _chains(4, 200, 30),
+    f"four chains, {expert.SHARP_BURN_IN} steps first, {expert.SHARP_STEPS} between"
+    " (the expert at 1 s)": _big_budget,
     "four chains, 1,000 steps first, 100 between": _chains(4, 1000, 100),
 }
 
