@@ -17,18 +17,32 @@ Matchups (names for ``--only``):
 
 The expert's budget is wall-clock time: run on an otherwise idle machine with one worker
 per core, or its numbers understate it. Numbers only; nothing here asserts.
+
+A long run (``budget``: about 100 minutes per 1,000 deals on 2 cores) can keep a log:
+``--log DIR`` writes ``DIR/<matchup>.jsonl``, a line of settings and then a line per
+deal in deal order as the deals are played; ``--summarize DIR/budget.jsonl`` prints the
+report of what a log holds, so a run stopped early still reports its first deals.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import sys
 import time
 
 from games.ai import Budget
-from games.ai.arena import format_report, run_arena
+from games.ai.arena import (
+    ArenaReport,
+    DealOutcome,
+    format_report,
+    outcome_from_json,
+    outcome_json,
+    run_arena,
+    summarize,
+)
 from games.engine.rules import Rules
 
 FROZEN = "benchmarks.frozen.heuristic_2026_11:heuristic_move"
@@ -54,6 +68,52 @@ def matchups() -> dict[str, tuple[list[str], Rules]]:
     return out
 
 
+class DealLog:
+    """``--log``: a line of the run's settings, then a line per deal as it is played
+    (``outcome_json`` and the seconds since the start), flushed at once."""
+
+    def __init__(self, path: str, settings: dict[str, object]) -> None:
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        self.file = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed by close()
+        self.file.write(json.dumps(settings) + "\n")
+        self.start = time.perf_counter()
+
+    def __call__(self, outcome: DealOutcome) -> None:
+        line = json.loads(outcome_json(outcome))
+        line["elapsed"] = round(time.perf_counter() - self.start, 3)
+        self.file.write(json.dumps(line, separators=(",", ":")) + "\n")
+        self.file.flush()
+
+    def close(self) -> None:
+        self.file.close()
+
+
+def read_log(path: str) -> ArenaReport:
+    """The report of the deals a ``--log`` file holds (all of them, or the first ones
+    of a run stopped early)."""
+    with open(path, encoding="utf-8") as log:
+        settings = json.loads(log.readline())
+        outcomes: list[DealOutcome] = []
+        seconds = 0.0
+        for line in log:
+            if line.strip():
+                outcomes.append(outcome_from_json(line))
+                seconds = json.loads(line).get("elapsed", seconds)
+    seats = tuple(settings["seats"])
+    report = ArenaReport(
+        seats=seats,
+        rules=Rules.from_spec(settings["rules"]),
+        games=len(outcomes),
+        seed=settings["seed"],
+        budget=Budget(seconds=settings["budget_seconds"]),
+        workers=settings["workers"],
+        seconds=seconds,
+    )
+    report.levels = summarize(outcomes, seats)
+    report.outcomes = outcomes
+    return report
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--deals", type=int, default=1000, help="deals per expert matchup")
@@ -66,7 +126,17 @@ def main() -> None:
     parser.add_argument("--only", action="append", help="run only these matchups")
     parser.add_argument("--seed", default="points")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--log", metavar="DIR", help="write each deal to DIR/<matchup>.jsonl")
+    parser.add_argument(
+        "--summarize", metavar="FILE", action="append", help="report a --log file and stop"
+    )
     args = parser.parse_args()
+    if args.summarize:
+        for path in args.summarize:
+            report = read_log(path)
+            print(f"\n## {path} ({report.games} deals logged)\n")
+            print(format_report(report), flush=True)
+        return
     chosen = matchups()
     if args.only:
         unknown = [name for name in args.only if name not in chosen]
@@ -81,14 +151,32 @@ def main() -> None:
     for name, (seats, rules) in chosen.items():
         start = time.perf_counter()
         deals = args.heuristic_deals if name.startswith("heuristic") else args.deals
-        report = run_arena(
-            seats,
-            deals,
-            rules,
-            seed=args.seed,
-            budget=Budget(seconds=0.1),
-            workers=args.workers,
-        )
+        budget = Budget(seconds=0.1)
+        log = None
+        if args.log:
+            settings = {
+                "matchup": name,
+                "seats": seats,
+                "rules": rules.to_spec(),
+                "seed": args.seed,
+                "deals": deals,
+                "budget_seconds": budget.seconds,
+                "workers": args.workers,
+            }
+            log = DealLog(os.path.join(args.log, f"{name}.jsonl"), settings)
+        try:
+            report = run_arena(
+                seats,
+                deals,
+                rules,
+                seed=args.seed,
+                budget=budget,
+                workers=args.workers,
+                record=log,
+            )
+        finally:
+            if log is not None:
+                log.close()
         print(f"\n## {name} ({time.perf_counter() - start:.0f} s)\n", flush=True)
         print(format_report(report), flush=True)
     sys.stdout.flush()

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import json
 import math
 import multiprocessing
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 from games.ai import LEVELS, Budget, choose_move
 from games.engine.moves import Move
@@ -143,6 +144,26 @@ def play_deal(task: tuple[int, tuple[str, ...], Rules, str, Budget]) -> DealOutc
     )
 
 
+def outcome_json(outcome: DealOutcome) -> str:
+    """One deal's outcome as a line of JSON (``outcome_from_json`` reads it back)."""
+    return json.dumps(asdict(outcome), separators=(",", ":"))
+
+
+def outcome_from_json(line: str) -> DealOutcome:
+    """The outcome ``outcome_json`` wrote; keys it does not know are ignored."""
+    data = json.loads(line)
+    return DealOutcome(
+        index=data["index"],
+        levels=tuple(data["levels"]),
+        winner=data["winner"],
+        points=tuple(data["points"]),
+        move_seconds={level: list(times) for level, times in data["move_seconds"].items()},
+        cards_left=tuple(data.get("cards_left", ())),
+        places=tuple(data.get("places", ())),
+        payments=tuple(data.get("payments", ())),
+    )
+
+
 def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
     """The Wilson score interval of a binomial proportion."""
     if trials == 0:
@@ -219,8 +240,13 @@ def run_arena(
     budget: Budget | None = None,
     workers: int = 2,
     progress: Callable[[int, int], None] | None = None,
+    record: Callable[[DealOutcome], None] | None = None,
 ) -> ArenaReport:
-    """Play ``games`` deals (levels rotated through the seats) in ``workers`` processes."""
+    """Play ``games`` deals (levels rotated through the seats) in ``workers`` processes.
+
+    ``record`` is called with each deal's outcome as soon as it and every deal before
+    it are played: a log of a run stopped early holds its first deals, so its figures
+    are those of fewer deals, not of the deals that happened to finish first."""
     seats = tuple(seats)
     if not 2 <= len(seats) <= 4:
         raise ValueError("an arena needs 2 to 4 seats")
@@ -234,14 +260,19 @@ def run_arena(
     outcomes: list[DealOutcome] = []
     if workers <= 1:
         for task in tasks:
-            outcomes.append(play_deal(task))
+            outcome = play_deal(task)
+            outcomes.append(outcome)
+            if record:
+                record(outcome)
             if progress:
                 progress(len(outcomes), games)
     else:
         # Processes, not threads: the bots are pure Python and need a core each.
         with multiprocessing.get_context("spawn").Pool(workers) as pool:
-            for outcome in pool.imap_unordered(play_deal, tasks):
+            for outcome in pool.imap(play_deal, tasks):
                 outcomes.append(outcome)
+                if record:
+                    record(outcome)
                 if progress:
                     progress(len(outcomes), games)
     outcomes.sort(key=lambda o: o.index)

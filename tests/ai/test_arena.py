@@ -9,8 +9,17 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.ai_points import DealLog, read_log
 from games.ai import Budget
-from games.ai.arena import format_report, rotation, run_arena, wilson
+from games.ai.arena import (
+    DealOutcome,
+    format_report,
+    outcome_from_json,
+    outcome_json,
+    rotation,
+    run_arena,
+    wilson,
+)
 from games.engine import Rules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,6 +52,51 @@ def test_arena_two_processes_prints_the_table() -> None:
         assert level in text
     assert "win share" in text
     assert "p95 ms" in text
+
+
+def test_record_sees_every_deal_in_deal_order() -> None:
+    seen: list[DealOutcome] = []
+    report = run_arena(
+        ["greedy", "random", "random"],
+        7,
+        Rules.from_spec({"preset": "philippine", "scoring": "cards-left"}),
+        seed="log",
+        workers=2,
+        record=seen.append,
+    )
+    assert [o.index for o in seen] == list(range(7))
+    assert seen == report.outcomes
+    for outcome in seen:
+        assert outcome_from_json(outcome_json(outcome)) == outcome
+
+
+def test_a_points_log_reports_what_the_run_reported(tmp_path: Path) -> None:
+    rules = Rules.from_spec({"preset": "philippine", "scoring": "deuces-double"})
+    seats = ["greedy", "random", "random", "random"]
+    path = tmp_path / "runs" / "m.jsonl"
+    settings = {
+        "matchup": "m",
+        "seats": seats,
+        "rules": rules.to_spec(),
+        "seed": "log",
+        "deals": 8,
+        "budget_seconds": 0.1,
+        "workers": 1,
+    }
+    log = DealLog(str(path), settings)
+    report = run_arena(seats, 8, rules, seed="log", workers=1, record=log)
+    log.close()
+    logged = read_log(str(path))
+    assert logged.games == 8
+    assert logged.rules == rules
+    assert logged.levels == report.levels
+    assert logged.seconds > 0
+    # A run stopped early: its log holds the first deals, and reports them.
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(lines[:4]) + "\n")
+    first = read_log(str(path))
+    assert [o.index for o in first.outcomes] == [0, 1, 2]
+    assert sum(s.wins for s in first.levels) == 3
 
 
 def test_ai_arena_command() -> None:
