@@ -99,21 +99,10 @@ def test_a_points_log_reports_what_the_run_reported(tmp_path: Path) -> None:
     assert sum(s.wins for s in first.levels) == 3
 
 
-def test_ai_arena_command() -> None:
+def _stdout(*command: str) -> str:
+    """What ``python *command`` prints, run from the repository; it must succeed."""
     done = subprocess.run(
-        [
-            sys.executable,
-            "manage.py",
-            "ai_arena",
-            "--games",
-            "4",
-            "--seats",
-            "random,greedy",
-            "--rules",
-            "philippine-online",
-            "--workers",
-            "2",
-        ],
+        [sys.executable, *command],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -121,9 +110,34 @@ def test_ai_arena_command() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert "win share" in done.stdout
-    assert "random" in done.stdout
-    assert "greedy" in done.stdout
+    return done.stdout
+
+
+def test_ai_points_logs_a_run_and_reports_the_log(tmp_path: Path) -> None:
+    run = _stdout(
+        "-m", "benchmarks.ai_points", "--only", "heuristic-deuces-double",
+        "--heuristic-deals", "8", "--workers", "1", "--log", str(tmp_path),
+    )  # fmt: skip
+    log = tmp_path / "heuristic-deuces-double.jsonl"
+    assert len(log.read_text().splitlines()) == 1 + 8
+    report = _stdout("-m", "benchmarks.ai_points", "--summarize", str(log))
+    assert "8 deals logged" in report
+
+    def table(text: str) -> list[str]:
+        return [line for line in text.splitlines() if line.startswith(("heuristic ", "benchmarks"))]
+
+    assert table(report) == table(run)
+    assert len(table(run)) == 4  # each level's results and its move times
+
+
+def test_ai_arena_command() -> None:
+    out = _stdout(
+        "manage.py", "ai_arena", "--games", "4", "--seats", "random,greedy",
+        "--rules", "philippine-online", "--workers", "2",
+    )  # fmt: skip
+    assert "win share" in out
+    assert "random" in out
+    assert "greedy" in out
 
 
 def test_seats_name_budgets_and_importable_bots() -> None:
