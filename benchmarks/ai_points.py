@@ -38,7 +38,7 @@ from games.ai.arena import (
     ArenaReport,
     DealOutcome,
     format_report,
-    outcome_from_json,
+    outcome_from_data,
     outcome_json,
     run_arena,
     summarize,
@@ -79,9 +79,8 @@ class DealLog:
         self.start = time.perf_counter()
 
     def __call__(self, outcome: DealOutcome) -> None:
-        line = json.loads(outcome_json(outcome))
-        line["elapsed"] = round(time.perf_counter() - self.start, 3)
-        self.file.write(json.dumps(line, separators=(",", ":")) + "\n")
+        elapsed = round(time.perf_counter() - self.start, 3)
+        self.file.write(outcome_json(outcome, elapsed=elapsed) + "\n")
         self.file.flush()
 
     def close(self) -> None:
@@ -97,8 +96,9 @@ def read_log(path: str) -> ArenaReport:
         seconds = 0.0
         for line in log:
             if line.strip():
-                outcomes.append(outcome_from_json(line))
-                seconds = json.loads(line).get("elapsed", seconds)
+                data = json.loads(line)
+                outcomes.append(outcome_from_data(data))
+                seconds = data.get("elapsed", seconds)
     seats = tuple(settings["seats"])
     report = ArenaReport(
         seats=seats,

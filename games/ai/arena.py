@@ -21,6 +21,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from games.ai import LEVELS, Budget, choose_move
 from games.engine.moves import Move
@@ -144,14 +145,19 @@ def play_deal(task: tuple[int, tuple[str, ...], Rules, str, Budget]) -> DealOutc
     )
 
 
-def outcome_json(outcome: DealOutcome) -> str:
-    """One deal's outcome as a line of JSON (``outcome_from_json`` reads it back)."""
-    return json.dumps(asdict(outcome), separators=(",", ":"))
+def outcome_json(outcome: DealOutcome, **extra: float) -> str:
+    """One deal's outcome as a line of JSON, with ``extra`` keys beside its fields
+    (``outcome_from_json`` reads it back)."""
+    return json.dumps(asdict(outcome) | extra, separators=(",", ":"))
 
 
 def outcome_from_json(line: str) -> DealOutcome:
     """The outcome ``outcome_json`` wrote; keys it does not know are ignored."""
-    data = json.loads(line)
+    return outcome_from_data(json.loads(line))
+
+
+def outcome_from_data(data: dict[str, Any]) -> DealOutcome:
+    """``outcome_from_json`` of a line already parsed."""
     return DealOutcome(
         index=data["index"],
         levels=tuple(data["levels"]),
@@ -275,7 +281,6 @@ def run_arena(
                     record(outcome)
                 if progress:
                     progress(len(outcomes), games)
-    outcomes.sort(key=lambda o: o.index)
     report = ArenaReport(
         seats=seats,
         rules=rules,
