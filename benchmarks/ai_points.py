@@ -22,6 +22,10 @@ A long run (``budget``: about 100 minutes per 1,000 deals on 2 cores) can keep a
 ``--log DIR`` writes ``DIR/<matchup>.jsonl``, a line of settings and then a line per
 deal in deal order as the deals are played; ``--summarize DIR/budget.jsonl`` prints the
 report of what a log holds, so a run stopped early still reports its first deals.
+``--compare A.jsonl B.jsonl`` compares two logs of the same deals (two builds or
+settings of a bot, same seed and seats) deal by deal: the paired difference of deals
+won and of payment per level, with 95% intervals, which tells apart changes of a point
+or two that the runs' own intervals cannot.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from games.ai.arena import (
     format_report,
     outcome_from_data,
     outcome_json,
+    paired_differences,
     run_arena,
     summarize,
 )
@@ -114,6 +119,21 @@ def read_log(path: str) -> ArenaReport:
     return report
 
 
+def format_comparison(path_a: str, path_b: str) -> str:
+    """``--compare``: per level, run A minus run B on the deals both logged."""
+    a, b = read_log(path_a), read_log(path_b)
+    if (a.seats, a.seed, a.rules) != (b.seats, b.seed, b.rules):
+        raise SystemExit(f"{path_a} and {path_b} are not runs of the same deals and seats")
+    lines = [f"{path_a} - {path_b}, paired deal by deal"]
+    for d in paired_differences(a.outcomes, b.outcomes, a.seats):
+        lines.append(
+            f"{d.level}: {d.deals} deals, deals won {d.won * 100:+.1f} points "
+            f"[{d.won_ci[0] * 100:+.1f}, {d.won_ci[1] * 100:+.1f}], payment/seat "
+            f"{d.payment:+.3f} [{d.payment_ci[0]:+.3f}, {d.payment_ci[1]:+.3f}]"
+        )
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--deals", type=int, default=1000, help="deals per expert matchup")
@@ -130,7 +150,13 @@ def main() -> None:
     parser.add_argument(
         "--summarize", metavar="FILE", action="append", help="report a --log file and stop"
     )
+    parser.add_argument(
+        "--compare", metavar="FILE", nargs=2, help="paired differences of two logs (A - B)"
+    )
     args = parser.parse_args()
+    if args.compare:
+        print(format_comparison(*args.compare))
+        return
     if args.summarize:
         for path in args.summarize:
             report = read_log(path)

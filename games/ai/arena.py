@@ -237,6 +237,43 @@ def summarize(outcomes: Sequence[DealOutcome], seats: Sequence[str]) -> list[Lev
     return stats
 
 
+@dataclass(frozen=True)
+class PairedDifference:
+    """One level in two runs of the same deals (the same seeds, seats and rotations):
+    the mean per-deal difference, run ``a`` minus run ``b``, with 95% intervals."""
+
+    level: str
+    deals: int
+    won: float  # share of deals won
+    won_ci: tuple[float, float]
+    payment: float  # per seat per deal
+    payment_ci: tuple[float, float]
+
+
+def paired_differences(
+    a: Sequence[DealOutcome], b: Sequence[DealOutcome], seats: Sequence[str]
+) -> list[PairedDifference]:
+    """Compare two runs deal by deal, on the deals both played: the luck of the cards
+    is the same on both sides, so the difference is known far better than either
+    run's own interval says."""
+    by_index = {o.index: o for o in b}
+    pairs = [(o, by_index[o.index]) for o in a if o.index in by_index]
+    out = []
+    for level in dict.fromkeys(seats):
+        k = seats.count(level)
+
+        def won(o: DealOutcome, level: str = level) -> float:
+            return 1.0 if o.levels[o.winner] == level else 0.0
+
+        def paid(o: DealOutcome, level: str = level, k: int = k) -> float:
+            return sum(p for s, p in enumerate(o.payments) if o.levels[s] == level) / k
+
+        won_mean, won_ci = mean_ci([won(x) - won(y) for x, y in pairs])
+        pay_mean, pay_ci = mean_ci([paid(x) - paid(y) for x, y in pairs])
+        out.append(PairedDifference(level, len(pairs), won_mean, won_ci, pay_mean, pay_ci))
+    return out
+
+
 def run_arena(
     seats: Sequence[str],
     games: int,

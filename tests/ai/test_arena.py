@@ -16,6 +16,7 @@ from games.ai.arena import (
     format_report,
     outcome_from_json,
     outcome_json,
+    paired_differences,
     rotation,
     run_arena,
     wilson,
@@ -128,6 +129,31 @@ def test_ai_points_logs_a_run_and_reports_the_log(tmp_path: Path) -> None:
 
     assert table(report) == table(run)
     assert len(table(run)) == 4  # each level's results and its move times
+    same = _stdout("-m", "benchmarks.ai_points", "--compare", str(log), str(log))
+    assert "heuristic: 8 deals, deals won +0.0 points [+0.0, +0.0], payment/seat +0.000" in same
+
+
+def test_paired_differences_compare_runs_deal_by_deal() -> None:
+    seats = ("expert", "heuristic", "heuristic")
+
+    def deal(index: int, winner: int) -> DealOutcome:
+        levels = rotation(seats, index)
+        payments = tuple(2 if s == winner else -1 for s in range(3))
+        return DealOutcome(index, levels, winner, (1, 0, 0), {}, payments=payments)
+
+    expert_at = [rotation(seats, i).index("expert") for i in range(4)]
+    # Run a: the expert wins deals 0 and 1; run b: only deal 0 (deal 3 only in a).
+    a = [deal(i, expert_at[i] if i < 2 else (expert_at[i] + 1) % 3) for i in range(4)]
+    b = [deal(i, expert_at[i] if i < 1 else (expert_at[i] + 1) % 3) for i in range(3)]
+    expert, heuristic = paired_differences(a, b, seats)
+    assert (expert.level, expert.deals) == ("expert", 3)
+    assert expert.won == pytest.approx(1 / 3)
+    assert expert.payment == pytest.approx((2 - -1) / 3)
+    assert expert.won_ci[0] < expert.won < expert.won_ci[1]
+    assert heuristic.won == pytest.approx(-1 / 3)
+    # The heuristic's two seats: one paid 1 instead of collecting 2, the other paid 1 both times.
+    assert heuristic.payment == pytest.approx((-1 - 2) / 2 / 3)
+    assert paired_differences(a, a, seats)[0].won_ci == (0.0, 0.0)
 
 
 def test_ai_arena_command() -> None:
