@@ -25,7 +25,11 @@ report of what a log holds, so a run stopped early still reports its first deals
 ``--compare A.jsonl B.jsonl`` compares two logs of the same deals (two builds or
 settings of a bot, same seed and seats) deal by deal: the paired difference of deals
 won and of payment per level, with 95% intervals, which tells apart changes of a point
-or two that the runs' own intervals cannot.
+or two that the runs' own intervals cannot. ``--seat-check FILE`` replays each deal of a
+log with the heuristic in every seat (it is deterministic) and tells, per level, how
+often it kept a deal that the heuristic in its seat would have won, and how often it
+won one the heuristic would have lost: where a level gains on the heuristic and where it
+throws deals away.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ from games.ai.arena import (
     outcome_from_data,
     outcome_json,
     paired_differences,
+    play_deal,
     run_arena,
     summarize,
 )
@@ -134,6 +139,42 @@ def format_comparison(path_a: str, path_b: str) -> str:
     return "\n".join(lines)
 
 
+def seat_check(report: ArenaReport) -> dict[str, dict[tuple[bool, bool], int]]:
+    """Per level (seats of it in each deal of ``report``): counts of (the heuristic in
+    that seat would have won the deal, the level won it). Heuristics in every seat play
+    each deal one way (the heuristic is deterministic), so one replay per deal serves."""
+    n = len(report.seats)
+    table = ("heuristic",) * n
+    winners: dict[int, int] = {}
+    counts: dict[str, dict[tuple[bool, bool], int]] = {}
+    for outcome in report.outcomes:
+        deal = outcome.index // n
+        if deal not in winners:
+            task = (deal * n, table, report.rules, report.seed, report.budget)
+            winners[deal] = play_deal(task).winner
+        for seat, level in enumerate(outcome.levels):
+            key = (winners[deal] == seat, outcome.winner == seat)
+            level_counts = counts.setdefault(level, {})
+            level_counts[key] = level_counts.get(key, 0) + 1
+    return counts
+
+
+def format_seat_check(path: str) -> str:
+    """``--seat-check``: what ``seat_check`` counts, as sentences per level."""
+    report = read_log(path)
+    lines = [f"{path}: {report.games} deals, each level against the heuristic in its seat"]
+    for level, c in seat_check(report).items():
+        would_win = c.get((True, True), 0) + c.get((True, False), 0)
+        would_lose = c.get((False, True), 0) + c.get((False, False), 0)
+        kept, turned = c.get((True, True), 0), c.get((False, True), 0)
+        lines.append(
+            f"{level}: kept {kept} of the {would_win} seats the heuristic would have won "
+            f"({kept / max(1, would_win):.1%}, threw away {would_win - kept}); won {turned} "
+            f"of the {would_lose} it would have lost ({turned / max(1, would_lose):.1%})"
+        )
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--deals", type=int, default=1000, help="deals per expert matchup")
@@ -153,7 +194,13 @@ def main() -> None:
     parser.add_argument(
         "--compare", metavar="FILE", nargs=2, help="paired differences of two logs (A - B)"
     )
+    parser.add_argument(
+        "--seat-check", metavar="FILE", help="each level against the heuristic in its seat"
+    )
     args = parser.parse_args()
+    if args.seat_check:
+        print(format_seat_check(args.seat_check))
+        return
     if args.compare:
         print(format_comparison(*args.compare))
         return

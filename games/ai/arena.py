@@ -200,20 +200,19 @@ def percentile(sorted_values: Sequence[float], q: float) -> float:
     return sorted_values[k]
 
 
+def per_seat(values: Sequence[int], outcome: DealOutcome, level: str, seats: int) -> float:
+    """The mean of ``values`` (one per seat) over the deal's seats played by ``level``."""
+    return sum(v for s, v in enumerate(values) if outcome.levels[s] == level) / seats
+
+
 def summarize(outcomes: Sequence[DealOutcome], seats: Sequence[str]) -> list[LevelStats]:
     n = len(seats)
     stats = []
     for level in dict.fromkeys(seats):
         k = seats.count(level)
         wins = sum(1 for o in outcomes if o.levels[o.winner] == level)
-        points = [
-            sum(p for s, p in enumerate(o.points) if o.levels[s] == level) / k for o in outcomes
-        ]
-        mean, ci = mean_ci(points)
-        payments = [
-            sum(p for s, p in enumerate(o.payments) if o.levels[s] == level) / k for o in outcomes
-        ]
-        pay_mean, pay_ci = mean_ci(payments)
+        mean, ci = mean_ci([per_seat(o.points, o, level, k) for o in outcomes])
+        pay_mean, pay_ci = mean_ci([per_seat(o.payments, o, level, k) for o in outcomes])
         times = sorted(t for o in outcomes for t in o.move_seconds.get(level, ()))
         stats.append(
             LevelStats(
@@ -261,15 +260,12 @@ def paired_differences(
     out = []
     for level in dict.fromkeys(seats):
         k = seats.count(level)
-
-        def won(o: DealOutcome, level: str = level) -> float:
-            return 1.0 if o.levels[o.winner] == level else 0.0
-
-        def paid(o: DealOutcome, level: str = level, k: int = k) -> float:
-            return sum(p for s, p in enumerate(o.payments) if o.levels[s] == level) / k
-
-        won_mean, won_ci = mean_ci([won(x) - won(y) for x, y in pairs])
-        pay_mean, pay_ci = mean_ci([paid(x) - paid(y) for x, y in pairs])
+        won = [float(x.levels[x.winner] == level) - (y.levels[y.winner] == level) for x, y in pairs]
+        paid = [
+            per_seat(x.payments, x, level, k) - per_seat(y.payments, y, level, k) for x, y in pairs
+        ]
+        won_mean, won_ci = mean_ci(won)
+        pay_mean, pay_ci = mean_ci(paid)
         out.append(PairedDifference(level, len(pairs), won_mean, won_ci, pay_mean, pay_ci))
     return out
 

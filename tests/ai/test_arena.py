@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.ai_points import DealLog, read_log
+from benchmarks.ai_points import DealLog, format_seat_check, read_log, seat_check
 from games.ai import Budget
 from games.ai.arena import (
     DealOutcome,
@@ -98,6 +98,35 @@ def test_a_points_log_reports_what_the_run_reported(tmp_path: Path) -> None:
     first = read_log(str(path))
     assert [o.index for o in first.outcomes] == [0, 1, 2]
     assert sum(s.wins for s in first.levels) == 3
+
+
+def _logged_run(path: Path, seats: list[str], deals: int, rules: Rules) -> None:
+    settings = {
+        "matchup": "m", "seats": seats, "rules": rules.to_spec(), "seed": "check",
+        "deals": deals, "budget_seconds": 0.1, "workers": 1,
+    }  # fmt: skip
+    log = DealLog(str(path), settings)
+    run_arena(seats, deals, rules, seed="check", workers=1, record=log)
+    log.close()
+
+
+def test_seat_check_replays_each_deal_with_heuristics(tmp_path: Path) -> None:
+    rules = Rules.from_spec({"preset": "philippine", "scoring": "cards-left"})
+    # Heuristics everywhere: the replay is the run itself, every won seat kept.
+    _logged_run(tmp_path / "h.jsonl", ["heuristic"] * 4, 12, rules)
+    counts = seat_check(read_log(str(tmp_path / "h.jsonl")))
+    assert counts == {"heuristic": {(True, True): 12, (False, False): 36}}
+    # Greedy in one seat: every seat of every deal counted once, by what it did.
+    _logged_run(tmp_path / "g.jsonl", ["greedy", "heuristic", "heuristic", "heuristic"], 12, rules)
+    report = read_log(str(tmp_path / "g.jsonl"))
+    counts = seat_check(report)
+    assert sum(counts["greedy"].values()) == 12
+    assert sum(counts["heuristic"].values()) == 36
+    greedy_won = sum(v for (_, won), v in counts["greedy"].items() if won)
+    assert greedy_won == next(s.wins for s in report.levels if s.level == "greedy")
+    would_have = sum(v for (would, _), v in counts["greedy"].items() if would)
+    assert would_have == 3  # the heuristic in seat s wins deal d in one rotation of four
+    assert "greedy: kept " in format_seat_check(str(tmp_path / "g.jsonl"))
 
 
 def _stdout(*command: str) -> str:
