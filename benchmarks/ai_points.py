@@ -127,8 +127,8 @@ def read_log(path: str) -> ArenaReport:
 def format_comparison(path_a: str, path_b: str) -> str:
     """``--compare``: per level, run A minus run B on the deals both logged."""
     a, b = read_log(path_a), read_log(path_b)
-    if (a.seats, a.seed, a.rules) != (b.seats, b.seed, b.rules):
-        raise SystemExit(f"{path_a} and {path_b} are not runs of the same deals and seats")
+    if (a.seats, a.seed, a.rules, a.budget) != (b.seats, b.seed, b.rules, b.budget):
+        raise SystemExit(f"{path_a} and {path_b} are not runs of the same deals, seats and budget")
     lines = [f"{path_a} - {path_b}, paired deal by deal"]
     for d in paired_differences(a.outcomes, b.outcomes, a.seats):
         lines.append(

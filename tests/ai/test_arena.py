@@ -9,7 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.ai_points import DealLog, format_seat_check, read_log, seat_check
+from benchmarks.ai_points import (
+    DealLog,
+    format_comparison,
+    format_seat_check,
+    read_log,
+    seat_check,
+)
 from games.ai import Budget
 from games.ai.arena import (
     DealOutcome,
@@ -100,10 +106,12 @@ def test_a_points_log_reports_what_the_run_reported(tmp_path: Path) -> None:
     assert sum(s.wins for s in first.levels) == 3
 
 
-def _logged_run(path: Path, seats: list[str], deals: int, rules: Rules) -> None:
+def _logged_run(
+    path: Path, seats: list[str], deals: int, rules: Rules, budget_seconds: float = 0.1
+) -> None:
     settings = {
         "matchup": "m", "seats": seats, "rules": rules.to_spec(), "seed": "check",
-        "deals": deals, "budget_seconds": 0.1, "workers": 1,
+        "deals": deals, "budget_seconds": budget_seconds, "workers": 1,
     }  # fmt: skip
     log = DealLog(str(path), settings)
     run_arena(seats, deals, rules, seed="check", workers=1, record=log)
@@ -127,6 +135,20 @@ def test_seat_check_replays_each_deal_with_heuristics(tmp_path: Path) -> None:
     would_have = sum(v for (would, _), v in counts["greedy"].items() if would)
     assert would_have == 3  # the heuristic in seat s wins deal d in one rotation of four
     assert "greedy: kept " in format_seat_check(str(tmp_path / "g.jsonl"))
+
+
+def test_compare_refuses_logs_of_other_deals_seats_or_budgets(tmp_path: Path) -> None:
+    rules = Rules.from_spec({"preset": "philippine", "scoring": "cards-left"})
+    seats = ["greedy", "heuristic", "heuristic", "heuristic"]
+    _logged_run(tmp_path / "a.jsonl", seats, 4, rules)
+    _logged_run(tmp_path / "b.jsonl", seats, 4, rules, budget_seconds=1.0)
+    _logged_run(tmp_path / "c.jsonl", ["random", *seats[1:]], 4, rules)
+    assert "greedy: 4 deals, deals won +0.0" in format_comparison(
+        str(tmp_path / "a.jsonl"), str(tmp_path / "a.jsonl")
+    )
+    for other in ("b.jsonl", "c.jsonl"):
+        with pytest.raises(SystemExit, match="not runs of the same"):
+            format_comparison(str(tmp_path / "a.jsonl"), str(tmp_path / other))
 
 
 def _stdout(*command: str) -> str:
