@@ -40,6 +40,7 @@ import os
 import platform
 import sys
 import time
+from collections import Counter, defaultdict
 
 from games.ai import Budget
 from games.ai.arena import (
@@ -139,23 +140,21 @@ def format_comparison(path_a: str, path_b: str) -> str:
     return "\n".join(lines)
 
 
-def seat_check(report: ArenaReport) -> dict[str, dict[tuple[bool, bool], int]]:
+def seat_check(report: ArenaReport) -> dict[str, Counter[tuple[bool, bool]]]:
     """Per level (seats of it in each deal of ``report``): counts of (the heuristic in
     that seat would have won the deal, the level won it). Heuristics in every seat play
     each deal one way (the heuristic is deterministic), so one replay per deal serves."""
     n = len(report.seats)
     table = ("heuristic",) * n
     winners: dict[int, int] = {}
-    counts: dict[str, dict[tuple[bool, bool], int]] = {}
+    counts: defaultdict[str, Counter[tuple[bool, bool]]] = defaultdict(Counter)
     for outcome in report.outcomes:
         deal = outcome.index // n
         if deal not in winners:
             task = (deal * n, table, report.rules, report.seed, report.budget)
             winners[deal] = play_deal(task).winner
         for seat, level in enumerate(outcome.levels):
-            key = (winners[deal] == seat, outcome.winner == seat)
-            level_counts = counts.setdefault(level, {})
-            level_counts[key] = level_counts.get(key, 0) + 1
+            counts[level][winners[deal] == seat, outcome.winner == seat] += 1
     return counts
 
 
@@ -164,9 +163,8 @@ def format_seat_check(path: str) -> str:
     report = read_log(path)
     lines = [f"{path}: {report.games} deals, each level against the heuristic in its seat"]
     for level, c in seat_check(report).items():
-        would_win = c.get((True, True), 0) + c.get((True, False), 0)
-        would_lose = c.get((False, True), 0) + c.get((False, False), 0)
-        kept, turned = c.get((True, True), 0), c.get((False, True), 0)
+        kept, turned = c[True, True], c[False, True]
+        would_win, would_lose = kept + c[True, False], turned + c[False, False]
         lines.append(
             f"{level}: kept {kept} of the {would_win} seats the heuristic would have won "
             f"({kept / max(1, would_win):.1%}, threw away {would_win - kept}); won {turned} "

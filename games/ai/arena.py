@@ -200,6 +200,11 @@ def percentile(sorted_values: Sequence[float], q: float) -> float:
     return sorted_values[k]
 
 
+def won_by(outcome: DealOutcome, level: str) -> bool:
+    """Whether a seat played by ``level`` won the deal."""
+    return outcome.levels[outcome.winner] == level
+
+
 def per_seat(values: Sequence[int], outcome: DealOutcome, level: str, seats: int) -> float:
     """The mean of ``values`` (one per seat) over the deal's seats played by ``level``."""
     return sum(v for s, v in enumerate(values) if outcome.levels[s] == level) / seats
@@ -210,7 +215,7 @@ def summarize(outcomes: Sequence[DealOutcome], seats: Sequence[str]) -> list[Lev
     stats = []
     for level in dict.fromkeys(seats):
         k = seats.count(level)
-        wins = sum(1 for o in outcomes if o.levels[o.winner] == level)
+        wins = sum(1 for o in outcomes if won_by(o, level))
         mean, ci = mean_ci([per_seat(o.points, o, level, k) for o in outcomes])
         pay_mean, pay_ci = mean_ci([per_seat(o.payments, o, level, k) for o in outcomes])
         times = sorted(t for o in outcomes for t in o.move_seconds.get(level, ()))
@@ -260,7 +265,7 @@ def paired_differences(
     out = []
     for level in dict.fromkeys(seats):
         k = seats.count(level)
-        won = [float(x.levels[x.winner] == level) - (y.levels[y.winner] == level) for x, y in pairs]
+        won = [float(won_by(x, level)) - won_by(y, level) for x, y in pairs]
         paid = [
             per_seat(x.payments, x, level, k) - per_seat(y.payments, y, level, k) for x, y in pairs
         ]
