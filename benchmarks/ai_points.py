@@ -46,11 +46,12 @@ from games.ai import Budget
 from games.ai.arena import (
     ArenaReport,
     DealOutcome,
+    PairedDifference,
     format_report,
     outcome_from_data,
     outcome_json,
-    paired_differences,
     play_deal,
+    pooled_differences,
     run_arena,
     summarize,
 )
@@ -125,19 +126,41 @@ def read_log(path: str) -> ArenaReport:
     return report
 
 
-def format_comparison(path_a: str, path_b: str) -> str:
-    """``--compare``: per level, run A minus run B on the deals both logged."""
-    a, b = read_log(path_a), read_log(path_b)
-    if (a.seats, a.seed, a.rules, a.budget) != (b.seats, b.seed, b.rules, b.budget):
-        raise SystemExit(f"{path_a} and {path_b} are not runs of the same deals, seats and budget")
-    lines = [f"{path_a} - {path_b}, paired deal by deal"]
-    for d in paired_differences(a.outcomes, b.outcomes, a.seats):
-        lines.append(
-            f"{d.level}: {d.deals} deals, deals won {d.won * 100:+.1f} points "
-            f"[{d.won_ci[0] * 100:+.1f}, {d.won_ci[1] * 100:+.1f}], payment/seat "
-            f"{d.payment:+.3f} [{d.payment_ci[0]:+.3f}, {d.payment_ci[1]:+.3f}]"
-        )
+def format_comparison(pairs: list[list[str]]) -> str:
+    """``--compare``: per level, run A minus run B on the deals both logged; with
+    several pairs (other seeds), each pair and then all of them pooled."""
+    runs = []
+    for path_a, path_b in pairs:
+        a, b = read_log(path_a), read_log(path_b)
+        if (a.seats, a.seed, a.rules, a.budget) != (b.seats, b.seed, b.rules, b.budget):
+            raise SystemExit(
+                f"{path_a} and {path_b} are not runs of the same deals, seats and budget"
+            )
+        first = runs[0][0] if runs else a
+        if (a.seats, a.rules, a.budget) != (first.seats, first.rules, first.budget):
+            raise SystemExit(f"{path_a}: not the seats, rules and budget of the first pair")
+        if any(a.seed == r[0].seed for r in runs):
+            raise SystemExit(f"{path_a}: seed {a.seed!r} twice; pooled pairs must be other deals")
+        runs.append((a, b))
+    lines = []
+    for (path_a, path_b), (a, b) in zip(pairs, runs, strict=True):
+        lines.append(f"{path_a} - {path_b}, paired deal by deal")
+        lines += _differences(pooled_differences([(a.outcomes, b.outcomes)], a.seats))
+    if len(runs) > 1:
+        seeds = ", ".join(a.seed for a, _b in runs)
+        lines.append(f"pooled over the {len(runs)} pairs (seeds {seeds})")
+        pooled = pooled_differences([(a.outcomes, b.outcomes) for a, b in runs], runs[0][0].seats)
+        lines += _differences(pooled)
     return "\n".join(lines)
+
+
+def _differences(differences: list[PairedDifference]) -> list[str]:
+    return [
+        f"{d.level}: {d.deals} deals, deals won {d.won * 100:+.1f} points "
+        f"[{d.won_ci[0] * 100:+.1f}, {d.won_ci[1] * 100:+.1f}], payment/seat "
+        f"{d.payment:+.3f} [{d.payment_ci[0]:+.3f}, {d.payment_ci[1]:+.3f}]"
+        for d in differences
+    ]
 
 
 def seat_check(report: ArenaReport) -> dict[str, Counter[tuple[bool, bool]]]:
@@ -190,7 +213,11 @@ def main() -> None:
         "--summarize", metavar="FILE", action="append", help="report a --log file and stop"
     )
     parser.add_argument(
-        "--compare", metavar="FILE", nargs=2, help="paired differences of two logs (A - B)"
+        "--compare",
+        metavar="FILE",
+        nargs=2,
+        action="append",
+        help="paired differences of two logs (A - B); repeated with other seeds: also pooled",
     )
     parser.add_argument(
         "--seat-check", metavar="FILE", help="each level against the heuristic in its seat"
@@ -200,7 +227,7 @@ def main() -> None:
         print(format_seat_check(args.seat_check))
         return
     if args.compare:
-        print(format_comparison(*args.compare))
+        print(format_comparison(args.compare))
         return
     if args.summarize:
         for path in args.summarize:

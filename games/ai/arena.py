@@ -260,8 +260,18 @@ def paired_differences(
     """Compare two runs deal by deal, on the deals both played: the luck of the cards
     is the same on both sides, so the difference is known far better than either
     run's own interval says."""
-    by_index = {o.index: o for o in b}
-    pairs = [(o, by_index[o.index]) for o in a if o.index in by_index]
+    return pooled_differences([(a, b)], seats)
+
+
+def pooled_differences(
+    runs: Sequence[tuple[Sequence[DealOutcome], Sequence[DealOutcome]]], seats: Sequence[str]
+) -> list[PairedDifference]:
+    """``paired_differences`` over several pairs of runs (each pair the same deals, the
+    pairs different deals: other seeds), every deal one paired sample."""
+    pairs = []
+    for a, b in runs:
+        by_index = {o.index: o for o in b}
+        pairs += [(o, by_index[o.index]) for o in a if o.index in by_index]
     out = []
     for level in dict.fromkeys(seats):
         k = seats.count(level)

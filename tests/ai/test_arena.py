@@ -23,6 +23,7 @@ from games.ai.arena import (
     outcome_from_json,
     outcome_json,
     paired_differences,
+    pooled_differences,
     rotation,
     run_arena,
     wilson,
@@ -107,14 +108,19 @@ def test_a_points_log_reports_what_the_run_reported(tmp_path: Path) -> None:
 
 
 def _logged_run(
-    path: Path, seats: list[str], deals: int, rules: Rules, budget_seconds: float = 0.1
+    path: Path,
+    seats: list[str],
+    deals: int,
+    rules: Rules,
+    budget_seconds: float = 0.1,
+    seed: str = "check",
 ) -> None:
     settings = {
-        "matchup": "m", "seats": seats, "rules": rules.to_spec(), "seed": "check",
+        "matchup": "m", "seats": seats, "rules": rules.to_spec(), "seed": seed,
         "deals": deals, "budget_seconds": budget_seconds, "workers": 1,
     }  # fmt: skip
     log = DealLog(str(path), settings)
-    run_arena(seats, deals, rules, seed="check", workers=1, record=log)
+    run_arena(seats, deals, rules, seed=seed, workers=1, record=log)
     log.close()
 
 
@@ -143,12 +149,46 @@ def test_compare_refuses_logs_of_other_deals_seats_or_budgets(tmp_path: Path) ->
     _logged_run(tmp_path / "a.jsonl", seats, 4, rules)
     _logged_run(tmp_path / "b.jsonl", seats, 4, rules, budget_seconds=1.0)
     _logged_run(tmp_path / "c.jsonl", ["random", *seats[1:]], 4, rules)
-    assert "greedy: 4 deals, deals won +0.0" in format_comparison(
-        str(tmp_path / "a.jsonl"), str(tmp_path / "a.jsonl")
-    )
+    a = str(tmp_path / "a.jsonl")
+    assert "greedy: 4 deals, deals won +0.0" in format_comparison([[a, a]])
     for other in ("b.jsonl", "c.jsonl"):
         with pytest.raises(SystemExit, match="not runs of the same"):
-            format_comparison(str(tmp_path / "a.jsonl"), str(tmp_path / other))
+            format_comparison([[a, str(tmp_path / other)]])
+    # Pooled pairs must be other deals (seeds) of the same seats, rules and budget.
+    with pytest.raises(SystemExit, match="seed 'check' twice"):
+        format_comparison([[a, a], [a, a]])
+    b, c = str(tmp_path / "b.jsonl"), str(tmp_path / "c.jsonl")
+    with pytest.raises(SystemExit, match="not the seats, rules and budget of the first"):
+        format_comparison([[a, a], [b, b]])
+    with pytest.raises(SystemExit, match="not the seats, rules and budget of the first"):
+        format_comparison([[a, a], [c, c]])
+
+
+def test_compare_pools_pairs_of_runs_of_other_seeds(tmp_path: Path) -> None:
+    rules = Rules.from_spec({"preset": "philippine", "scoring": "cards-left"})
+    paths = {}
+    for seed in ("s1", "s2"):
+        for seats in (["greedy", "heuristic", "heuristic"], ["random", "heuristic", "heuristic"]):
+            paths[seed, seats[0]] = path = tmp_path / f"{seed}-{seats[0]}.jsonl"
+            _logged_run(path, seats, 6, rules, seed=seed)
+            # (the first seat's level renamed, so the two runs compare as one level)
+            text = path.read_text().replace(f'"{seats[0]}"', '"level"')
+            path.write_text(text)
+    runs = [
+        (read_log(str(paths[s, "greedy"])), read_log(str(paths[s, "random"]))) for s in ("s1", "s2")
+    ]
+    pooled = pooled_differences([(a.outcomes, b.outcomes) for a, b in runs], runs[0][0].seats)
+    singles = [paired_differences(a.outcomes, b.outcomes, a.seats)[0] for a, b in runs]
+    # Every deal is one paired sample: the pooled mean is the mean over both seeds' deals.
+    assert pooled[0].deals == 12
+    assert pooled[0].won == pytest.approx((singles[0].won + singles[1].won) / 2)
+    assert pooled[0].payment == pytest.approx((singles[0].payment + singles[1].payment) / 2)
+    text = format_comparison(
+        [[str(paths[s, "greedy"]), str(paths[s, "random"])] for s in ("s1", "s2")]
+    )
+    assert "pooled over the 2 pairs (seeds s1, s2)" in text
+    assert text.count("level: 6 deals") == 2
+    assert "level: 12 deals" in text
 
 
 def _stdout(*command: str) -> str:
