@@ -50,6 +50,7 @@ from games.ai.arena import (
     format_report,
     outcome_from_data,
     outcome_json,
+    paired_differences,
     play_deal,
     pooled_differences,
     run_arena,
@@ -145,7 +146,7 @@ def format_comparison(pairs: list[list[str]]) -> str:
     lines = []
     for (path_a, path_b), (a, b) in zip(pairs, runs, strict=True):
         lines.append(f"{path_a} - {path_b}, paired deal by deal")
-        lines += _differences(pooled_differences([(a.outcomes, b.outcomes)], a.seats))
+        lines += _differences(paired_differences(a.outcomes, b.outcomes, a.seats))
     if len(runs) > 1:
         seeds = ", ".join(a.seed for a, _b in runs)
         lines.append(f"pooled over the {len(runs)} pairs (seeds {seeds})")
