@@ -104,6 +104,25 @@ def test_a_candidate_is_dropped_only_on_strong_evidence() -> None:
     assert expert._eliminate([0, 1], [leader, far], expert.ELIMINATE_Z) == [0]
 
 
+def test_every_budget_drops_candidates_at_the_same_bar(monkeypatch: pytest.MonkeyPatch) -> None:
+    # (a lower bar for small budgets dropped the best candidate on a few worlds' noise)
+    state = random_position("philippine", 4, 3, 8)
+    view = state.view(state.turn)
+    bars: list[float] = []
+    real = expert._eliminate
+
+    def spy(alive: list[int], results: list[list[float]], z: float) -> list[int]:
+        bars.append(z)
+        return real(alive, results, z)
+
+    monkeypatch.setattr(expert, "_eliminate", spy)
+    for budget in (Budget(seconds=60, iterations=200), Budget(seconds=60, iterations=2000)):
+        bars.clear()
+        expert.search(view, random.Random(1), budget)
+        assert bars
+        assert set(bars) == {expert.ELIMINATE_Z}
+
+
 def test_searches_raise_the_collector_threshold_and_put_it_back(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
