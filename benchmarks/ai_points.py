@@ -133,12 +133,11 @@ def format_comparison(pairs: list[list[str]]) -> str:
     runs = []
     for path_a, path_b in pairs:
         a, b = read_log(path_a), read_log(path_b)
-        if (a.seats, a.seed, a.rules, a.budget) != (b.seats, b.seed, b.rules, b.budget):
+        if (_setup(a), a.seed) != (_setup(b), b.seed):
             raise SystemExit(
                 f"{path_a} and {path_b} are not runs of the same deals, seats and budget"
             )
-        first = runs[0][0] if runs else a
-        if (a.seats, a.rules, a.budget) != (first.seats, first.rules, first.budget):
+        if runs and _setup(a) != _setup(runs[0][0]):
             raise SystemExit(f"{path_a}: not the seats, rules and budget of the first pair")
         if any(a.seed == r[0].seed for r in runs):
             raise SystemExit(f"{path_a}: seed {a.seed!r} twice; pooled pairs must be other deals")
@@ -153,6 +152,11 @@ def format_comparison(pairs: list[list[str]]) -> str:
         pooled = pooled_differences([(a.outcomes, b.outcomes) for a, b in runs], runs[0][0].seats)
         lines += _differences(pooled)
     return "\n".join(lines)
+
+
+def _setup(report: ArenaReport) -> tuple[object, ...]:
+    """What two runs must share to be compared: seats, rules and budget."""
+    return (report.seats, report.rules, report.budget)
 
 
 def _differences(differences: list[PairedDifference]) -> list[str]:

@@ -149,19 +149,17 @@ def test_compare_refuses_logs_of_other_deals_seats_or_budgets(tmp_path: Path) ->
     _logged_run(tmp_path / "a.jsonl", seats, 4, rules)
     _logged_run(tmp_path / "b.jsonl", seats, 4, rules, budget_seconds=1.0)
     _logged_run(tmp_path / "c.jsonl", ["random", *seats[1:]], 4, rules)
-    a = str(tmp_path / "a.jsonl")
+    a, b, c = (str(tmp_path / name) for name in ("a.jsonl", "b.jsonl", "c.jsonl"))
     assert "greedy: 4 deals, deals won +0.0" in format_comparison([[a, a]])
-    for other in ("b.jsonl", "c.jsonl"):
+    for other in (b, c):
         with pytest.raises(SystemExit, match="not runs of the same"):
-            format_comparison([[a, str(tmp_path / other)]])
+            format_comparison([[a, other]])
     # Pooled pairs must be other deals (seeds) of the same seats, rules and budget.
     with pytest.raises(SystemExit, match="seed 'check' twice"):
         format_comparison([[a, a], [a, a]])
-    b, c = str(tmp_path / "b.jsonl"), str(tmp_path / "c.jsonl")
-    with pytest.raises(SystemExit, match="not the seats, rules and budget of the first"):
-        format_comparison([[a, a], [b, b]])
-    with pytest.raises(SystemExit, match="not the seats, rules and budget of the first"):
-        format_comparison([[a, a], [c, c]])
+    for other in (b, c):
+        with pytest.raises(SystemExit, match="not the seats, rules and budget of the first"):
+            format_comparison([[a, a], [other, other]])
 
 
 def test_compare_pools_pairs_of_runs_of_other_seeds(tmp_path: Path) -> None:
