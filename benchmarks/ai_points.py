@@ -21,7 +21,10 @@ per core, or its numbers understate it. Numbers only; nothing here asserts.
 A long run (``budget``: about 100 minutes per 1,000 deals on 2 cores) can keep a log:
 ``--log DIR`` writes ``DIR/<matchup>.jsonl``, a line of settings and then a line per
 deal in deal order as the deals are played; ``--summarize DIR/budget.jsonl`` prints the
-report of what a log holds, so a run stopped early still reports its first deals.
+report of what a log holds, so a run stopped early still reports its first deals, and
+``--resume DIR/budget.jsonl`` plays the deals it lacks and appends them (the log
+records a fingerprint of the engine's and the bots' sources, and a resume with other
+sources is refused), so a run can be spread over several sittings.
 ``--compare A.jsonl B.jsonl`` compares two logs of the same deals (two builds or
 settings of a bot, same seed and seats) deal by deal: the paired difference of deals
 won and of payment per level, with 95% intervals, which tells apart changes of a point
@@ -35,13 +38,16 @@ throws deals away.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import platform
 import sys
 import time
 from collections import Counter, defaultdict
+from typing import Any
 
+from games import compiled
 from games.ai import Budget
 from games.ai.arena import (
     ArenaReport,
@@ -81,15 +87,29 @@ def matchups() -> dict[str, tuple[list[str], Rules]]:
     return out
 
 
+def code_fingerprint() -> str:
+    """The engine's and the bots' sources (``games.compiled.source_hashes``) and whether
+    the search runs compiled: what a resumed run must share with the run it continues."""
+    sources = json.dumps(compiled.source_hashes(), sort_keys=True).encode()
+    return f"{hashlib.sha256(sources).hexdigest()[:16]} {compiled.STATUS}"
+
+
 class DealLog:
     """``--log``: a line of the run's settings, then a line per deal as it is played
-    (``outcome_json`` and the seconds since the start), flushed at once."""
+    (``outcome_json`` and the seconds since the start), flushed at once. Without
+    ``settings``, more deals of the log at ``path``, whose deals so far took
+    ``elapsed`` seconds (``--resume``)."""
 
-    def __init__(self, path: str, settings: dict[str, object]) -> None:
-        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-        self.file = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed by close()
-        self.file.write(json.dumps(settings) + "\n")
-        self.start = time.perf_counter()
+    def __init__(
+        self, path: str, settings: dict[str, object] | None = None, *, elapsed: float = 0.0
+    ) -> None:
+        if settings is None:
+            self.file = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed by close()
+        else:
+            os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+            self.file = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed by close()
+            self.file.write(json.dumps(settings) + "\n")
+        self.start = time.perf_counter() - elapsed
 
     def __call__(self, outcome: DealOutcome) -> None:
         elapsed = round(time.perf_counter() - self.start, 3)
@@ -125,6 +145,55 @@ def read_log(path: str) -> ArenaReport:
     report.levels = summarize(outcomes, seats)
     report.outcomes = outcomes
     return report
+
+
+def resume_point(path: str) -> tuple[dict[str, Any], int, float]:
+    """A log to resume (``--resume``): its settings, how many deals it holds (deals 0 to
+    n - 1, as ``run_arena`` records them) and their seconds. A last line cut short by the
+    stop is cut off; a log of other sources, or one already complete, is refused."""
+    with open(path, encoding="utf-8") as log:
+        text = log.read()
+    whole = text[: text.rfind("\n") + 1]
+    if whole != text:
+        with open(path, "w", encoding="utf-8") as log:
+            log.write(whole)
+    lines = whole.splitlines()
+    if not lines:
+        raise SystemExit(f"{path}: no settings line; nothing to resume")
+    settings = json.loads(lines[0])
+    if settings.get("code") != code_fingerprint():
+        raise SystemExit(
+            f"{path}: played by other engine or bot sources or another build of the "
+            f"search (log {settings.get('code')!r}, now {code_fingerprint()!r}); not resumed"
+        )
+    deals = [json.loads(line) for line in lines[1:] if line.strip()]
+    if [d["index"] for d in deals] != list(range(len(deals))):
+        raise SystemExit(f"{path}: its deals are not 0, 1, 2, ... in order; not resumed")
+    if len(deals) >= settings["deals"]:
+        raise SystemExit(f"{path}: all {settings['deals']} deals are in it already")
+    return settings, len(deals), deals[-1]["elapsed"] if deals else 0.0
+
+
+def resume(path: str, workers: int) -> str:
+    """Play the deals a log lacks, append them, and report every deal it then holds."""
+    settings, done, elapsed = resume_point(path)
+    log = DealLog(path, elapsed=elapsed)
+    try:
+        run_arena(
+            settings["seats"],
+            settings["deals"],
+            Rules.from_spec(settings["rules"]),
+            seed=settings["seed"],
+            budget=Budget(seconds=settings["budget_seconds"]),
+            workers=workers,
+            record=log,
+            first=done,
+        )
+    finally:
+        log.close()
+    report = read_log(path)
+    head = f"## {settings['matchup']}: {path}, resumed after {done} deals ({report.games} now)"
+    return f"{head}\n\n{format_report(report)}"
 
 
 def format_comparison(pairs: list[list[str]]) -> str:
@@ -227,7 +296,13 @@ def main() -> None:
     parser.add_argument(
         "--seat-check", metavar="FILE", help="each level against the heuristic in its seat"
     )
+    parser.add_argument(
+        "--resume", metavar="FILE", help="play the deals a --log file lacks and append them"
+    )
     args = parser.parse_args()
+    if args.resume:
+        print(resume(args.resume, args.workers), flush=True)
+        return
     if args.seat_check:
         print(format_seat_check(args.seat_check))
         return
@@ -265,6 +340,7 @@ def main() -> None:
                 "deals": deals,
                 "budget_seconds": budget.seconds,
                 "workers": args.workers,
+                "code": code_fingerprint(),
             }
             log = DealLog(os.path.join(args.log, f"{name}.jsonl"), settings)
         try:

@@ -295,21 +295,28 @@ def run_arena(
     workers: int = 2,
     progress: Callable[[int, int], None] | None = None,
     record: Callable[[DealOutcome], None] | None = None,
+    first: int = 0,
 ) -> ArenaReport:
     """Play ``games`` deals (levels rotated through the seats) in ``workers`` processes.
 
     ``record`` is called with each deal's outcome as soon as it and every deal before
     it are played: a log of a run stopped early holds its first deals, so its figures
-    are those of fewer deals, not of the deals that happened to finish first."""
+    are those of fewer deals, not of the deals that happened to finish first. With
+    ``first``, the deals before it were played by an earlier run (a log resumed) and
+    only deals ``first`` to ``games - 1`` are played: each deal's cards and random
+    numbers come from the seed and its number alone, so they are the deals the whole
+    run would have played."""
     seats = tuple(seats)
     if not 2 <= len(seats) <= 4:
         raise ValueError("an arena needs 2 to 4 seats")
     if games < 1:
         raise ValueError("games must be at least 1")
+    if not 0 <= first < games:
+        raise ValueError("first must be one of the games' numbers")
     budget = budget or Budget()
     for level in seats:
         seat_bot(level, budget)  # an unknown seat fails here, not in a worker
-    tasks = [(i, seats, rules, seed, budget) for i in range(games)]
+    tasks = [(i, seats, rules, seed, budget) for i in range(first, games)]
     start = time.perf_counter()
     outcomes: list[DealOutcome] = []
     if workers <= 1:
@@ -319,7 +326,7 @@ def run_arena(
             if record:
                 record(outcome)
             if progress:
-                progress(len(outcomes), games)
+                progress(len(outcomes), len(tasks))
     else:
         # Processes, not threads: the bots are pure Python and need a core each.
         with multiprocessing.get_context("spawn").Pool(workers) as pool:
@@ -328,11 +335,11 @@ def run_arena(
                 if record:
                     record(outcome)
                 if progress:
-                    progress(len(outcomes), games)
+                    progress(len(outcomes), len(tasks))
     report = ArenaReport(
         seats=seats,
         rules=rules,
-        games=games,
+        games=len(tasks),
         seed=seed,
         budget=budget,
         workers=workers,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import subprocess
 import sys
@@ -11,9 +12,11 @@ import pytest
 
 from benchmarks.ai_points import (
     DealLog,
+    code_fingerprint,
     format_comparison,
     format_seat_check,
     read_log,
+    resume_point,
     seat_check,
 )
 from games.ai import Budget
@@ -220,6 +223,60 @@ def test_ai_points_logs_a_run_and_reports_the_log(tmp_path: Path) -> None:
     assert len(table(run)) == 4  # each level's results and its move times
     same = _stdout("-m", "benchmarks.ai_points", "--compare", str(log), str(log))
     assert "heuristic: 8 deals, deals won +0.0 points [+0.0, +0.0], payment/seat +0.000" in same
+
+
+def test_a_stopped_run_resumed_plays_the_deals_the_whole_run_would_have(tmp_path: Path) -> None:
+    whole_dir, part_dir = tmp_path / "whole", tmp_path / "part"
+    for directory in (whole_dir, part_dir):
+        _stdout(
+            "-m", "benchmarks.ai_points", "--only", "heuristic-cards-left",
+            "--heuristic-deals", "9", "--workers", "1", "--log", str(directory),
+        )  # fmt: skip
+    whole, part = whole_dir / "heuristic-cards-left.jsonl", part_dir / "heuristic-cards-left.jsonl"
+    # Stopped after 4 deals, in the middle of writing the fifth.
+    lines = part.read_text().splitlines()
+    part.write_text("\n".join(lines[:5]) + "\n" + lines[5][:30])
+    report = _stdout("-m", "benchmarks.ai_points", "--resume", str(part), "--workers", "2")
+    assert "resumed after 4 deals (9 now)" in report
+
+    def deals(path: Path) -> list[dict[str, object]]:
+        rows = [json.loads(line) for line in path.read_text().splitlines()[1:]]
+        for row in rows:  # (the same moves, not the same seconds)
+            del row["elapsed"], row["move_seconds"]
+        return rows
+
+    assert deals(part) == deals(whole)
+    assert read_log(str(part)).levels[0].wins == read_log(str(whole)).levels[0].wins
+    elapsed = [json.loads(line)["elapsed"] for line in part.read_text().splitlines()[1:]]
+    assert elapsed == sorted(elapsed)  # the seconds go on from where the first sitting stopped
+
+
+def test_resume_refuses_a_complete_log_or_one_of_other_sources(tmp_path: Path) -> None:
+    rules = Rules.from_spec({"preset": "philippine", "scoring": "cards-left"})
+    path = tmp_path / "a.jsonl"
+    settings = {
+        "matchup": "m", "seats": ["heuristic"] * 4, "rules": rules.to_spec(), "seed": "r",
+        "deals": 3, "budget_seconds": 0.1, "workers": 1, "code": code_fingerprint(),
+    }  # fmt: skip
+    log = DealLog(str(path), settings)
+    run_arena(settings["seats"], 2, rules, seed="r", workers=1, record=log)
+    log.close()
+    assert resume_point(str(path))[:2] == (settings, 2)
+    log = DealLog(str(path), elapsed=1.0)
+    run_arena(settings["seats"], 3, rules, seed="r", workers=1, record=log, first=2)
+    log.close()
+    with pytest.raises(SystemExit, match="all 3 deals are in it already"):
+        resume_point(str(path))
+    for code in ("0123456789abcdef compiled", None):
+        lines = path.read_text().splitlines()
+        other = (
+            {**settings, "code": code}
+            if code
+            else {k: v for k, v in settings.items() if k != "code"}
+        )
+        path.write_text("\n".join([json.dumps(other), *lines[1:2]]) + "\n")
+        with pytest.raises(SystemExit, match="other engine or bot sources"):
+            resume_point(str(path))
 
 
 def test_paired_differences_compare_runs_deal_by_deal() -> None:
