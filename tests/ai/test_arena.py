@@ -267,14 +267,12 @@ def test_resume_refuses_a_complete_log_or_one_of_other_sources(tmp_path: Path) -
     log.close()
     with pytest.raises(SystemExit, match="all 3 deals are in it already"):
         resume_point(str(path))
-    for code in ("0123456789abcdef compiled", None):
-        lines = path.read_text().splitlines()
-        other = (
-            {**settings, "code": code}
-            if code
-            else {k: v for k, v in settings.items() if k != "code"}
-        )
-        path.write_text("\n".join([json.dumps(other), *lines[1:2]]) + "\n")
+    # Other sources, and a log written before logs recorded them: each deal of the log
+    # kept, only the settings line changed.
+    deal_lines = path.read_text().splitlines()[1:2]
+    unrecorded = {k: v for k, v in settings.items() if k != "code"}
+    for other in ({**settings, "code": "0123456789abcdef compiled"}, unrecorded):
+        path.write_text("\n".join([json.dumps(other), *deal_lines]) + "\n")
         with pytest.raises(SystemExit, match="other engine or bot sources"):
             resume_point(str(path))
 
