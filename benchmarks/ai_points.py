@@ -157,21 +157,20 @@ def resume_point(path: str) -> tuple[dict[str, Any], int, float]:
     if whole != text:
         with open(path, "w", encoding="utf-8") as log:
             log.write(whole)
-    lines = whole.splitlines()
-    if not lines:
+    if not whole:
         raise SystemExit(f"{path}: no settings line; nothing to resume")
-    settings = json.loads(lines[0])
+    settings = json.loads(whole[: whole.index("\n")])
     if settings.get("code") != code_fingerprint():
         raise SystemExit(
             f"{path}: played by other engine or bot sources or another build of the "
             f"search (log {settings.get('code')!r}, now {code_fingerprint()!r}); not resumed"
         )
-    deals = [json.loads(line) for line in lines[1:] if line.strip()]
-    if [d["index"] for d in deals] != list(range(len(deals))):
+    report = read_log(path)
+    if [o.index for o in report.outcomes] != list(range(report.games)):
         raise SystemExit(f"{path}: its deals are not 0, 1, 2, ... in order; not resumed")
-    if len(deals) >= settings["deals"]:
+    if report.games >= settings["deals"]:
         raise SystemExit(f"{path}: all {settings['deals']} deals are in it already")
-    return settings, len(deals), deals[-1]["elapsed"] if deals else 0.0
+    return settings, report.games, report.seconds
 
 
 def resume(path: str, workers: int) -> str:
