@@ -21,7 +21,8 @@ per core, or its numbers understate it. Numbers only; nothing here asserts.
 A long run (``budget``: about 100 minutes per 1,000 deals on 2 cores) can keep a log:
 ``--log DIR`` writes ``DIR/<matchup>.jsonl``, a line of settings and then a line per
 deal in deal order as the deals are played; ``--summarize DIR/budget.jsonl`` prints the
-report of what a log holds, so a run stopped early still reports its first deals, and
+report of what a log holds, so a run stopped early still reports its first deals
+(repeated with logs of other seeds of the matchup, also all their deals pooled), and
 ``--resume DIR/budget.jsonl`` plays the deals it lacks and appends them (the log
 records a fingerprint of the engine's and the bots' sources, and a resume with other
 sources is refused), so a run can be spread over several sittings.
@@ -195,6 +196,43 @@ def resume(path: str, workers: int) -> str:
     return f"{head}\n\n{format_report(report)}"
 
 
+def format_summaries(paths: list[str]) -> str:
+    """``--summarize``: the report of each log; of several, also all their deals pooled."""
+    reports = [read_log(path) for path in paths]
+    parts = [
+        f"## {path} ({report.games} deals logged)\n\n{format_report(report)}"
+        for path, report in zip(paths, reports, strict=True)
+    ]
+    if len(reports) > 1:
+        pooled = pooled_report(reports)
+        parts.append(f"## pooled over the {len(reports)} logs\n\n{format_report(pooled)}")
+    return "\n\n".join(parts)
+
+
+def pooled_report(reports: list[ArenaReport]) -> ArenaReport:
+    """Runs of other deals (seeds) of the same seats, rules and budget as one run: each
+    deal one sample, so the intervals are those of all the deals together."""
+    first = reports[0]
+    seeds = [r.seed for r in reports]
+    if any(_setup(r) != _setup(first) for r in reports):
+        raise SystemExit("pooled logs must have the same seats, rules and budget")
+    if len(set(seeds)) < len(seeds):
+        raise SystemExit(f"seeds {seeds}: pooled logs must be other deals")
+    outcomes = [o for r in reports for o in r.outcomes]
+    pooled = ArenaReport(
+        seats=first.seats,
+        rules=first.rules,
+        games=len(outcomes),
+        seed="+".join(seeds),
+        budget=first.budget,
+        workers=first.workers,
+        seconds=sum(r.seconds for r in reports),
+    )
+    pooled.levels = summarize(outcomes, first.seats)
+    pooled.outcomes = outcomes
+    return pooled
+
+
 def format_comparison(pairs: list[list[str]]) -> str:
     """``--compare``: per level, run A minus run B on the deals both logged; with
     several pairs (other seeds), each pair and then all of them pooled."""
@@ -283,7 +321,10 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--log", metavar="DIR", help="write each deal to DIR/<matchup>.jsonl")
     parser.add_argument(
-        "--summarize", metavar="FILE", action="append", help="report a --log file and stop"
+        "--summarize",
+        metavar="FILE",
+        action="append",
+        help="report a --log file and stop; repeated with other seeds: also pooled",
     )
     parser.add_argument(
         "--compare",
@@ -309,10 +350,7 @@ def main() -> None:
         print(format_comparison(args.compare))
         return
     if args.summarize:
-        for path in args.summarize:
-            report = read_log(path)
-            print(f"\n## {path} ({report.games} deals logged)\n")
-            print(format_report(report), flush=True)
+        print(format_summaries(args.summarize), flush=True)
         return
     chosen = matchups()
     if args.only:

@@ -15,6 +15,8 @@ from benchmarks.ai_points import (
     code_fingerprint,
     format_comparison,
     format_seat_check,
+    format_summaries,
+    pooled_report,
     read_log,
     resume_point,
     seat_check,
@@ -190,6 +192,34 @@ def test_compare_pools_pairs_of_runs_of_other_seeds(tmp_path: Path) -> None:
     assert "pooled over the 2 pairs (seeds s1, s2)" in text
     assert text.count("level: 6 deals") == 2
     assert "level: 12 deals" in text
+
+
+def test_summarize_pools_logs_of_other_seeds(tmp_path: Path) -> None:
+    rules = Rules.from_spec({"preset": "philippine", "scoring": "cards-left"})
+    seats = ["greedy", "heuristic", "heuristic"]
+    for seed in ("s1", "s2"):
+        _logged_run(tmp_path / f"{seed}.jsonl", seats, 6, rules, seed=seed)
+    _logged_run(tmp_path / "other.jsonl", ["random", *seats[1:]], 6, rules, seed="s3")
+    one, two, other = (str(tmp_path / f"{n}.jsonl") for n in ("s1", "s2", "other"))
+    reports = [read_log(one), read_log(two)]
+    pooled = pooled_report(reports)
+    # Every deal one sample: the pooled run is the two runs' deals together.
+    assert pooled.games == 12
+    assert pooled.seed == "s1+s2"
+    for level in pooled.levels:
+        singles = [next(s for s in r.levels if s.level == level.level) for r in reports]
+        assert level.wins == sum(s.wins for s in singles)
+        assert level.mean_payment == pytest.approx(sum(s.mean_payment for s in singles) / 2)
+        assert level.moves == sum(s.moves for s in singles)
+    text = format_summaries([one, two])
+    assert text.count("deals logged") == 2
+    assert "## pooled over the 2 logs" in text
+    assert "12 deals, rules" in text
+    assert "pooled" not in format_summaries([one])
+    with pytest.raises(SystemExit, match="other deals"):
+        pooled_report([reports[0], reports[0]])
+    with pytest.raises(SystemExit, match="same seats, rules and budget"):
+        pooled_report([reports[0], read_log(other)])
 
 
 def _stdout(*command: str) -> str:
