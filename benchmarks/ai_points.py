@@ -212,18 +212,14 @@ def format_summaries(paths: list[str]) -> str:
 def pooled_report(reports: list[ArenaReport]) -> ArenaReport:
     """Runs of other deals (seeds) of the same seats, rules and budget as one run: each
     deal one sample, so the intervals are those of all the deals together."""
+    _refuse_unless_other_deals([(f"seed {r.seed!r}", r) for r in reports])
     first = reports[0]
-    seeds = [r.seed for r in reports]
-    if any(_setup(r) != _setup(first) for r in reports):
-        raise SystemExit("pooled logs must have the same seats, rules and budget")
-    if len(set(seeds)) < len(seeds):
-        raise SystemExit(f"seeds {seeds}: pooled logs must be other deals")
     outcomes = [o for r in reports for o in r.outcomes]
     pooled = ArenaReport(
         seats=first.seats,
         rules=first.rules,
         games=len(outcomes),
-        seed="+".join(seeds),
+        seed="+".join(r.seed for r in reports),
         budget=first.budget,
         workers=first.workers,
         seconds=sum(r.seconds for r in reports),
@@ -243,11 +239,8 @@ def format_comparison(pairs: list[list[str]]) -> str:
             raise SystemExit(
                 f"{path_a} and {path_b} are not runs of the same deals, seats and budget"
             )
-        if runs and _setup(a) != _setup(runs[0][0]):
-            raise SystemExit(f"{path_a}: not the seats, rules and budget of the first pair")
-        if any(a.seed == r[0].seed for r in runs):
-            raise SystemExit(f"{path_a}: seed {a.seed!r} twice; pooled pairs must be other deals")
         runs.append((a, b))
+    _refuse_unless_other_deals([(pair[0], a) for pair, (a, _b) in zip(pairs, runs, strict=True)])
     lines = []
     for (path_a, path_b), (a, b) in zip(pairs, runs, strict=True):
         lines.append(f"{path_a} - {path_b}, paired deal by deal")
@@ -258,6 +251,21 @@ def format_comparison(pairs: list[list[str]]) -> str:
         pooled = pooled_differences([(a.outcomes, b.outcomes) for a, b in runs], runs[0][0].seats)
         lines += _differences(pooled)
     return "\n".join(lines)
+
+
+def _refuse_unless_other_deals(named: list[tuple[str, ArenaReport]]) -> None:
+    """Runs pooled as one must be other deals (seeds) of the same seats, rules and budget."""
+    first = named[0][1]
+    seen: set[str] = set()
+    for name, report in named:
+        if _setup(report) != _setup(first):
+            raise SystemExit(
+                f"{name}: not the seats, rules and budget of the first; "
+                "pooled runs must have the same seats, rules and budget"
+            )
+        if report.seed in seen:
+            raise SystemExit(f"{name}: seed {report.seed!r} twice; pooled runs must be other deals")
+        seen.add(report.seed)
 
 
 def _setup(report: ArenaReport) -> tuple[object, ...]:

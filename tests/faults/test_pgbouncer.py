@@ -62,7 +62,6 @@ def test_whole_games_and_long_poll_wake_ups_through_pgbouncer(stack):
     tokens = [register(server, name) for name in ("ana", "ben")]
     rng = random.Random(4)
     game_ids = []
-    woken = []
     moves = 0
     # Every query of a move must run many times (past psycopg's prepare threshold, were
     # it on) on few server connections. The server shuffles, and a deal can end in 5
@@ -98,7 +97,6 @@ def test_whole_games_and_long_poll_wake_ups_through_pgbouncer(stack):
             waiter.join(45)
             # ... and is answered with the move (woken, or it found it already there).
             assert [m["seq"] for m in result["body"]["moves"]][:1] == [seq + 1]
-            woken.append(result["body"])
             moves += 1
 
     audit = subprocess.run(
