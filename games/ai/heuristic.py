@@ -67,15 +67,28 @@ def heuristic_play(sim: FastState, stance: int = NORMAL) -> FastPlay:
             if c > max_opp:
                 max_opp = c
     unseen = FULL_DECK_MASK & ~hand & ~sim.played
-    current = plan(t, hand)
 
     if sim.required:
         # The opening play: the plan's play holding the required card, else that card alone.
-        for p in current:
+        for p in plan(t, hand):
             if p[0] & sim.required:
                 return p
+        return min(sim.legal_plays(), key=lambda p: (play_size(p[1]), p[1]))
+
+    plays: list[FastPlay] = []
+    if sim.beat_key >= 0:
+        # What needs no plan first: the expert's reading of the history asks the
+        # heuristic about hands it never met, and planning those is most of what the
+        # reading costs (docs/ai.md "The compiled search").
         plays = sim.legal_plays()
-        return min(plays, key=lambda p: (play_size(p[1]), p[1]))
+        if not plays:
+            return PASS_PLAY
+        for p in plays:
+            if p[0] == hand:
+                return p  # going out
+        if play_size(sim.beat_key) == 1 and counts[sim.next_in(me, active)] == 1:
+            return max(plays, key=lambda p: p[1])  # block: the highest single we have
+    current = plan(t, hand)
 
     # Play for points (never under ``deuces-double``, where a loser's cards cost nothing):
     # someone may go out soon and this hand will not beat them to it.
@@ -92,7 +105,7 @@ def heuristic_play(sim: FastState, stance: int = NORMAL) -> FastPlay:
         if shed:
             return _shedding_lead(sim, current, min_opp)
         return _lead(sim, current, unseen, min_opp, max_opp, weak)
-    return _follow(sim, current, unseen, min_opp, max_opp, shed)
+    return _follow(sim, plays, current, unseen, min_opp, max_opp, shed)
 
 
 def _shedding_lead(sim: FastState, current: Plan, min_opp: int) -> FastPlay:
@@ -152,21 +165,18 @@ def _lead(
 
 
 def _follow(
-    sim: FastState, current: Plan, unseen: CardMask, min_opp: int, max_opp: int, shed: bool
+    sim: FastState,
+    plays: list[FastPlay],
+    current: Plan,
+    unseen: CardMask,
+    min_opp: int,
+    max_opp: int,
+    shed: bool,
 ) -> FastPlay:
+    """``plays``: the legal plays, none of them going out or a block (the caller's)."""
     t = sim.t
-    me = sim.turn
-    hand = sim.hands[me]
-    plays = sim.legal_plays()
-    if not plays:
-        return PASS_PLAY
-    for p in plays:
-        if p[0] == hand:
-            return p  # going out
+    hand = sim.hands[sim.turn]
     size = play_size(sim.beat_key)
-    next_seat = sim.next_in(me, sim.active)
-    if size == 1 and sim.counts[next_seat] == 1:
-        return max(plays, key=lambda p: p[1])  # block: the highest single we have
     if shed:
         # Any play sheds as many cards as any other: the one that breaks the hand least.
         if size == 5:
