@@ -1,8 +1,8 @@
 """The heuristic's choices, pinned: a digest of what it plays at every position of
 fixed deals (every rule variant of the tests, 3 and 4 players, each match stance), and
 for hands of the same size drawn from the cards not yet played, as the expert's reading
-asks it about hands it never held. A refactor or a speed-up must leave the digest as it is; a
-change of play updates it on purpose, with the arena's figures for the change."""
+asks it about hands it never held. A refactor or a speed-up must leave the digest as it
+is; a change of play updates it on purpose, with the arena's figures for the change."""
 
 from __future__ import annotations
 
