@@ -43,13 +43,8 @@ MAX_CANDIDATES: Final = 14
 # lower bar lets a streak of bad worlds drop the best candidate early, and the search
 # then spends its time confirming the mistake. Measured at 100 ms (docs/ai.md
 # "Asking more evidence"): 4 won 1.7 points more deuces-double deals than 2.9 over
-# three seeds, 6 no more than 4.
+# three seeds, 6 no more than 4; 1 s already dropped at 4.
 ELIMINATE_Z: Final = 4.0
-# From ``SHARP_READING_FROM`` on, the bar is higher: at 4 standard errors the 1 s expert
-# had settled half its moves by 210-320 ms, so most of its budget bought nothing; a big
-# budget can afford to let a close candidate stay in the race (docs/ai.md "Spending a
-# big budget").
-SHARP_ELIMINATE_Z: Final = 6.0
 # Rollouts per second of one idle core (``benchmarks.ai``): a time budget in rollouts,
 # for ``SHARP_READING_FROM``. The compiled search (``games.compiled``) runs about 2.5 times
 # as many as the sources.
@@ -134,11 +129,6 @@ def budget_rollouts(budget: Budget) -> float:
     if budget.iterations is not None:
         rollouts = min(rollouts, budget.iterations)
     return rollouts
-
-
-def elimination_bar(budget: Budget) -> float:
-    """The standard errors behind the leader at which a candidate is dropped."""
-    return SHARP_ELIMINATE_Z if budget_rollouts(budget) >= SHARP_READING_FROM else ELIMINATE_Z
 
 
 def world_source(view: PlayerView, rng: random.Random, budget: Budget) -> Callable[[], list[int]]:
@@ -279,7 +269,6 @@ def _search(
         return cands[0], {}
     dealt = cards_dealt(view)
     next_world = world_source(view, rng, budget)
-    bar = elimination_bar(budget)
     alive = list(range(len(cands)))
     results: list[list[float]] = [[] for _ in cands]
     rollouts = 0
@@ -310,7 +299,7 @@ def _search(
             results[i].append(r)
         worlds += 1
         if worlds >= MIN_WORLDS_BEFORE_ELIMINATION:
-            alive = _eliminate(alive, results, bar)
+            alive = _eliminate(alive, results, ELIMINATE_Z)
     stats = {
         cands[i]: (len(results[i]), sum(results[i]) / len(results[i]))
         for i in range(len(cands))
