@@ -43,7 +43,8 @@ MAX_CANDIDATES: Final = 14
 # lower bar lets a streak of bad worlds drop the best candidate early, and the search
 # then spends its time confirming the mistake. Measured at 100 ms (docs/ai.md
 # "Asking more evidence"): 4 won 1.7 points more deuces-double deals than 2.9 over
-# three seeds, 6 no more than 4; 1 s already dropped at 4.
+# three seeds, 6 no more than 4; 1 s already dropped at 4, and 6 for the 1 s expert only
+# did no better head to head (docs/ai.md "Notes and limits", "Spending a big budget").
 ELIMINATE_Z: Final = 4.0
 # Rollouts per second of one idle core (``benchmarks.ai``): a time budget in rollouts,
 # for ``SHARP_READING_FROM``. The compiled search (``games.compiled``) runs about 2.5 times
