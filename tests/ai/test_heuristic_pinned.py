@@ -13,7 +13,7 @@ from collections.abc import Callable
 from games.ai.heuristic import heuristic_play
 from games.ai.match import CHASE, NORMAL, PROTECT
 from games.engine import DealState, Rules
-from games.engine.cards import FULL_DECK_MASK, cards_of
+from games.engine.cards import FULL_DECK_MASK, cards_of, mask_of
 from games.engine.fast import FastPlay, FastState
 from games.engine.moves import PASS, Move
 from tests.ai.helpers import RULE_SPECS
@@ -38,8 +38,8 @@ def choices_digest(play: Callable[[FastState, int], FastPlay]) -> str:
                         if variant:
                             # A hand of the same size from the cards not yet played.
                             me = probe.turn
-                            cards = [c.index for c in cards_of(FULL_DECK_MASK & ~probe.played)]
-                            hand = sum(1 << c for c in rng.sample(cards, probe.counts[me]))
+                            unplayed = cards_of(FULL_DECK_MASK & ~probe.played)
+                            hand = mask_of(rng.sample(unplayed, probe.counts[me]))
                             if probe.required and not hand & probe.required:
                                 continue  # (the opening play needs the opening card)
                             probe.hands[me] = hand
