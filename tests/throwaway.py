@@ -88,6 +88,7 @@ class ThrowawayRedis:
         self.process: subprocess.Popen[bytes] | None = None
         self.dir = Path(tempfile.mkdtemp(prefix="pusoy-redis-"))
         self.log_path = self.dir / "redis.log"
+        self.closed_log = ""
 
     def url(self, db: int = 0) -> str:
         return f"redis://127.0.0.1:{self.port}/{db}"
@@ -121,7 +122,7 @@ class ThrowawayRedis:
     def log(self) -> str:
         with contextlib.suppress(OSError):
             return self.log_path.read_text(errors="replace")
-        return ""
+        return self.closed_log
 
     def stop(self) -> None:
         _stop_process_group(self.process)
@@ -133,6 +134,7 @@ class ThrowawayRedis:
 
     def close(self) -> None:
         self.stop()
+        self.closed_log = self.log()
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def __enter__(self) -> ThrowawayRedis:
@@ -386,9 +388,10 @@ def call(
     *,
     token: str | None = None,
     timeout: float = 6.0,
+    accept: str = "application/json",
 ) -> Answer:
     """One request on a fresh connection; `socket.timeout` if no answer in `timeout`."""
-    headers = {"Accept": "application/json"}
+    headers = {"Accept": accept}
     if token:
         headers["Authorization"] = f"Bearer {token}"
     data = None
@@ -503,20 +506,32 @@ class CeleryProcess:
     """`celery worker` (with an embedded beat when asked) in a process group of its own;
     `env` is its whole environment (a live server's, plus what the test changes)."""
 
-    def __init__(self, env: dict[str, str], *, beat: bool = False) -> None:
+    def __init__(
+        self, env: dict[str, str], *, beat: bool = False, production_like: bool = False
+    ) -> None:
         self.env = env
         self.beat = beat
+        # As scripts/serve.sh and docker-compose.yml run it: two processes, so the consumer
+        # keeps polling the broker while a task runs, and gossip, mingle and heartbeat on:
+        # all part of what a broker restart under a running task has to survive.
+        self.production_like = production_like
         self.process: subprocess.Popen[bytes] | None = None
         self.dir = Path(tempfile.mkdtemp(prefix="pusoy-celery-"))
         self.log_path = self.dir / "celery.log"
+        self.closed_log = ""
 
     def start(self) -> None:
         command = [
             sys.executable, "-m", "celery", "-A", "pusoy_api", "worker",
-            "--concurrency", "1", "--pool", "prefork", "--loglevel", "INFO",
-            "--without-gossip", "--without-mingle", "--without-heartbeat",
-            "-n", f"faults-{os.getpid()}@%h",
+            "--pool", "prefork", "--loglevel", "INFO", "-n", f"faults-{os.getpid()}@%h",
         ]  # fmt: skip
+        if self.production_like:
+            command += ["--concurrency", "2"]
+        else:
+            command += [
+                "--concurrency", "1", "--without-gossip", "--without-mingle",
+                "--without-heartbeat",
+            ]  # fmt: skip
         if self.beat:
             command += ["--beat", "--schedule", str(self.dir / "beat-schedule")]
         with self.log_path.open("ab") as log:
@@ -528,7 +543,7 @@ class CeleryProcess:
     def log(self) -> str:
         with contextlib.suppress(OSError):
             return self.log_path.read_text(errors="replace")
-        return ""
+        return self.closed_log
 
     def stop(self) -> None:
         _stop_process_group(self.process)
@@ -536,6 +551,8 @@ class CeleryProcess:
 
     def close(self) -> None:
         self.stop()
+        # Tests close their workers before a failure's logs are printed: keep the text.
+        self.closed_log = self.log()
         shutil.rmtree(self.dir, ignore_errors=True)
 
 

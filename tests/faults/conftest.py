@@ -3,13 +3,21 @@ and every process's log printed when a test fails."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests.faults.helpers import need
-from tests.throwaway import LiveServer, ThrowawayPostgres, postgres_bin_dir, redis_server_binary
+from tests.throwaway import (
+    CeleryProcess,
+    LiveServer,
+    ThrowawayPostgres,
+    ThrowawayRedis,
+    postgres_bin_dir,
+    redis_server_binary,
+)
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
@@ -77,3 +85,41 @@ def start_server(logs) -> Iterator[Any]:
     finally:
         for server in servers:
             server.close()
+
+
+@pytest.fixture
+def celery_stack(postgres, redis_binary, start_server, logs) -> Any:
+    """celery_stack(name, worker_env, production_like=False): a context manager giving
+    (broker, server, worker): a throwaway Redis as the broker, the web server on it and
+    the module's PostgreSQL, and a Celery worker with beat (`worker_env` on top of the
+    server's environment), all stopped when the block ends."""
+
+    @contextlib.contextmanager
+    def stack(
+        name: str, worker_env: dict[str, str], *, production_like: bool = False
+    ) -> Iterator[tuple[ThrowawayRedis, LiveServer, CeleryProcess]]:
+        broker = logs.watch("broker", ThrowawayRedis())
+        worker = None
+        try:
+            broker.start()
+            server = start_server(
+                {"DATABASE_URL": postgres.url, "CELERY_BROKER_URL": broker.url()}, name=name
+            )
+            env = {
+                **server.env(),
+                # Prefork children keep a plain connection each (a pool does not fork).
+                "DB_POOL_MAX_SIZE": "0",
+                "CONN_MAX_AGE": "60",
+                **worker_env,
+            }
+            worker = logs.watch(
+                "celery", CeleryProcess(env, beat=True, production_like=production_like)
+            )
+            worker.start()
+            yield broker, server, worker
+        finally:
+            if worker is not None:
+                worker.close()
+            broker.close()
+
+    return stack

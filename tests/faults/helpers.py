@@ -49,6 +49,17 @@ def report(label: str, seconds: list[float]) -> None:
     print(f"\n[latency] {label}: median {statistics.median(seconds):.2f}s ({values})")
 
 
+def post_move(server: Any, token: str, game_id: str, move: dict, expected_seq: int) -> Answer:
+    """One of the state's `legal_moves`, refused (409) if the deal moved on past
+    `expected_seq`."""
+    return server.call(
+        "POST",
+        f"/api/v1/games/{game_id}/moves",
+        {**move, "expected_seq": expected_seq},
+        token=token,
+    )
+
+
 def human_seat_game(server: LiveServer, token: str, ai_level: str = "random") -> dict[str, Any]:
     """A game of one human and three AI seats (dealt at once, as every seat is filled)."""
     seats = [{"type": "human"}] + [{"type": "ai", "level": ai_level}] * 3

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from tests.faults.helpers import NO_HANG_SECONDS, human_seat_game, register, report
-from tests.throwaway import CeleryProcess, ThrowawayRedis, wait_for
+from tests.throwaway import wait_for
 
 pytestmark = pytest.mark.faults
 
@@ -29,32 +29,10 @@ def my_turn(server, token, game_id, after_seq=-1):
     return state if deal["turn"] == state["seat"] and deal["seq"] > after_seq else None
 
 
-def test_move_answers_201_with_the_broker_down_and_the_ai_plays_once_it_is_back(
-    postgres, redis_binary, start_server, logs
-):
-    broker = logs.watch("broker", ThrowawayRedis())
-    worker = None
-    try:
-        broker.start()
-        server = start_server(
-            {"DATABASE_URL": postgres.url, "CELERY_BROKER_URL": broker.url()}, name="web-broker"
-        )
-        worker = logs.watch(
-            "celery",
-            CeleryProcess(
-                {
-                    **server.env(),
-                    # Prefork children keep a plain connection each (a pool does not fork).
-                    "DB_POOL_MAX_SIZE": "0",
-                    "CONN_MAX_AGE": "60",
-                    # A turn not queued is found by the sweep after a second, not 30.
-                    "AI_STALL_SECONDS": "1",
-                    "SWEEP_INTERVAL_SECONDS": "1",
-                },
-                beat=True,
-            ),
-        )
-        worker.start()
+def test_move_answers_201_with_the_broker_down_and_the_ai_plays_once_it_is_back(celery_stack):
+    # A turn not queued is found by the sweep after a second, not 30.
+    quick_sweep = {"AI_STALL_SECONDS": "1", "SWEEP_INTERVAL_SECONDS": "1"}
+    with celery_stack("web-broker", quick_sweep) as (broker, server, _worker):
         token = register(server, "ben")
         game_id = human_seat_game(server, token)["id"]
         state = wait_for(
@@ -89,7 +67,3 @@ def test_move_answers_201_with_the_broker_down_and_the_ai_plays_once_it_is_back(
         )
         report("broker back -> AI turns played, my turn again", [time.perf_counter() - started])
         assert "could not queue games.ai_move" in server.log()
-    finally:
-        if worker is not None:
-            worker.close()
-        broker.close()
