@@ -3,6 +3,12 @@
 # With CELERY_BROKER_URL set it also starts Celery workers (AI turns; webhook deliveries)
 # and beat beside the web server; without it, these tasks run inside the web process
 # (fine for a first try).
+#
+# Every process it starts is supervised: one that exits is started again (after 1 s,
+# doubling to 30 s while it keeps failing), and the others keep running. A process that
+# dies within 30 s of its start five times in a row is given up on, and the whole
+# service stops with an error (a port in use, a wrong setting: nothing a restart fixes).
+# Ctrl-C or SIGTERM stops everything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,10 +36,58 @@ if [ -z "${SECRET_KEY:-}" ]; then
 fi
 
 python manage.py migrate --noinput
+# Outside development mode the admin, the API docs and the web client name their assets
+# through the static files manifest, which only collectstatic writes: without it those
+# pages fail. Run on every start, so the manifest always matches the code being served.
+echo "==> collecting static files"
+python manage.py collectstatic --noinput -v 0
+
+# supervise NAME COMMAND...: runs COMMAND, and again whenever it exits (see the top).
+# Each run is a process group of its own, stopped as a whole: a master killed outright
+# leaves its workers behind (gunicorn's keep the port, Celery's their task), and they go
+# with it before the next run starts.
+supervise() {
+  local name=$1
+  shift
+  local child="" status started delay=1 quick=0
+  trap 'if [ -n "$child" ]; then kill -TERM -- "-$child" 2>/dev/null || true; wait "$child" 2>/dev/null || true; fi; exit 0' TERM INT
+  while :; do
+    started=$SECONDS
+    set -m # only for the next line: the command gets a process group of its own
+    "$@" &
+    child=$!
+    set +m
+    status=0
+    wait "$child" || status=$?
+    kill -TERM -- "-$child" 2>/dev/null || true
+    if ((SECONDS - started < 30)); then
+      quick=$((quick + 1))
+    else
+      quick=0
+      delay=1
+    fi
+    if ((quick >= 5)); then
+      echo "==> $name exited (status $status) within 30 s of starting 5 times in a row: giving up" >&2
+      exit 1
+    fi
+    echo "==> $name exited (status $status): starting it again in ${delay}s" >&2
+    sleep "$delay" &
+    wait $! || true
+    kill -KILL -- "-$child" 2>/dev/null || true
+    child=""
+    delay=$((delay < 16 ? delay * 2 : 30))
+  done
+}
 
 pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; }
-trap cleanup EXIT INT TERM
+cleanup() {
+  trap - EXIT INT TERM
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  wait "${pids[@]}" 2>/dev/null || true
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 if [ -n "${CELERY_BROKER_URL:-}" ]; then
   echo "==> starting Celery worker and beat on $CELERY_BROKER_URL"
@@ -42,7 +96,8 @@ if [ -n "${CELERY_BROKER_URL:-}" ]; then
   worker_metrics="${TMPDIR:-/tmp}/pusoy-metrics-worker-$$"
   rm -rf "$worker_metrics" && mkdir -p "$worker_metrics"
   # Prefork children keep one connection each; psycopg's pool does not survive fork.
-  PROMETHEUS_MULTIPROC_DIR="$worker_metrics" DB_POOL_MAX_SIZE=0 CONN_MAX_AGE=60 \
+  supervise "Celery worker" env PROMETHEUS_MULTIPROC_DIR="$worker_metrics" \
+    DB_POOL_MAX_SIZE=0 CONN_MAX_AGE=60 \
     celery -A pusoy_api worker --loglevel INFO --concurrency "${CELERY_CONCURRENCY:-2}" &
   pids+=($!)
   # Webhook deliveries have a worker of their own: a receiver that hangs holds one of
@@ -56,18 +111,22 @@ if [ -n "${CELERY_BROKER_URL:-}" ]; then
   else
     webhook_port=(-u CELERY_METRICS_PORT)
   fi
-  env "${webhook_port[@]}" PROMETHEUS_MULTIPROC_DIR="$webhook_metrics" \
-    DB_POOL_MAX_SIZE=0 CONN_MAX_AGE=60 \
+  supervise "webhooks worker" env "${webhook_port[@]}" \
+    PROMETHEUS_MULTIPROC_DIR="$webhook_metrics" DB_POOL_MAX_SIZE=0 CONN_MAX_AGE=60 \
     celery -A pusoy_api worker --loglevel INFO --queues "${WEBHOOK_QUEUE:-webhooks}" \
     --concurrency "${WEBHOOK_CONCURRENCY:-4}" --hostname "webhooks@%h" &
   pids+=($!)
-  DB_POOL_MAX_SIZE=0 celery -A pusoy_api beat --loglevel INFO --schedule "${TMPDIR:-/tmp}/pusoy-celerybeat-schedule" &
+  supervise "Celery beat" env DB_POOL_MAX_SIZE=0 \
+    celery -A pusoy_api beat --loglevel INFO --schedule "${TMPDIR:-/tmp}/pusoy-celerybeat-schedule" &
   pids+=($!)
 else
   echo "==> no CELERY_BROKER_URL: AI moves and webhook deliveries run in-process"
 fi
 
 echo "==> serving on http://127.0.0.1:${PORT:-8000} (API docs at /api/docs/)"
-gunicorn pusoy_api.asgi:application --config python:pusoy_api.gunicorn_conf &
+supervise "web server" gunicorn pusoy_api.asgi:application --config python:pusoy_api.gunicorn_conf &
 pids+=($!)
-wait -n "${pids[@]}"
+# Returns only when a supervisor gives up: then everything stops, with its status.
+status=0
+wait -n "${pids[@]}" || status=$?
+exit "$status"
