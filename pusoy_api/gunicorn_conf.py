@@ -37,6 +37,23 @@ def on_starting(server):
     directory.mkdir(parents=True, exist_ok=True)
     for stale in directory.glob("*.db"):
         stale.unlink()
+    _warn_without_static_manifest(server)
+
+
+def _warn_without_static_manifest(server):
+    # Outside development mode the admin, the API docs and the web client name their
+    # assets through the manifest `collectstatic` writes (scripts/serve.sh and the image
+    # run it); a server started some other way without it answers them with 500.
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pusoy_api.settings.base")
+    from pusoy_api.static import missing_manifest
+
+    manifest = missing_manifest()
+    if manifest is not None:
+        server.log.error(
+            "no static files manifest at %s: the admin, the API docs and the web client "
+            "will fail until `python manage.py collectstatic --noinput` runs",
+            manifest,
+        )
 
 
 def child_exit(server, worker):

@@ -8,8 +8,25 @@ static file in a thread, and otherwise hands the request straight on.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from whitenoise.middleware import WhiteNoiseMiddleware
+
+
+def missing_manifest() -> Path | None:
+    """Where the static files manifest should be, when the storage names assets through
+    one and `collectstatic` has not written it; None otherwise."""
+    try:
+        backend = settings.STORAGES["staticfiles"]["BACKEND"]
+    except ImproperlyConfigured:
+        return None  # no settings to go by: whatever starts next will say what is missing
+    manifest = Path(settings.STATIC_ROOT) / "staticfiles.json"
+    if "Manifest" in backend and not manifest.is_file():
+        return manifest
+    return None
 
 
 class AsyncWhiteNoiseMiddleware(WhiteNoiseMiddleware):

@@ -39,3 +39,17 @@ def test_middleware_is_async_capable():
     from asgiref.sync import iscoroutinefunction
 
     assert iscoroutinefunction(middleware)
+
+
+def test_the_missing_static_manifest_is_found_before_a_page_fails(settings, tmp_path):
+    # gunicorn's on_starting logs an error naming it (pusoy_api/gunicorn_conf.py).
+    from pusoy_api.static import missing_manifest
+
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
+    settings.STATIC_ROOT = tmp_path
+    assert missing_manifest() == tmp_path / "staticfiles.json"
+    (tmp_path / "staticfiles.json").write_text("{}")
+    assert missing_manifest() is None
