@@ -21,6 +21,10 @@ from pusoy_api.celery import app as celery_app
 
 ROOT = Path(__file__).resolve().parent.parent
 TEST_BROKER_URL = settings.CELERY_BROKER_URL
+# The switch between tasks run in-process and tasks sent to the broker. Celery 5.6 looks
+# a setting up under the name the Django settings gave it (CELERY_TASK_ALWAYS_EAGER)
+# before its own name, so `conf.task_always_eager = False` alone changes nothing there.
+EAGER = "CELERY_TASK_ALWAYS_EAGER"
 
 
 def broker_reachable() -> bool:
@@ -135,7 +139,7 @@ class CeleryWorker:
         self.route_tasks_in_process()
 
     def route_tasks_in_process(self) -> None:
-        celery_app.conf.task_always_eager = True
+        celery_app.conf[EAGER] = True
 
     def route_tasks_here(self) -> None:
-        celery_app.conf.task_always_eager = False
+        celery_app.conf[EAGER] = False

@@ -17,6 +17,7 @@ from games.models import Deal
 from games.tasks import ai_move
 from pusoy_api.celery import app as celery_app
 from tests.api.helpers import client_for, create_game, play_one, state_of
+from tests.celery_worker import EAGER
 
 # Real commits: tasks are queued with transaction.on_commit.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -38,7 +39,7 @@ def broker(monkeypatch):
             raise BrokerError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
         Broker.published.append(tuple(args))
 
-    monkeypatch.setitem(celery_app.conf, "task_always_eager", False)
+    monkeypatch.setitem(celery_app.conf, EAGER, False)
     monkeypatch.setattr(ai_move, "apply_async", apply_async)
     monkeypatch.setattr(ai_move, "delay", lambda *args: apply_async(args))
     Broker.published = []

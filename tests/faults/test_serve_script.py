@@ -201,6 +201,13 @@ def test_with_a_broker_a_dead_process_is_started_again_and_the_rest_keeps_servin
             timeout=30,
             what="the supervisor noticing the web server's death",
         )
+        # (Its worker, stopped with it, may still answer for a moment: wait for the new
+        # master first.)
+        wait_for(
+            lambda: serve.supervised("gunicorn pusoy_api.asgi:application") != web,
+            timeout=30,
+            what="a new web server",
+        )
         wait_for(
             lambda: serve.get("/healthz", timeout=3).status == 200,
             timeout=60,

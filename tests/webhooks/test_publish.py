@@ -14,6 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from notifications.types import EventType
+from tests.celery_worker import EAGER
 from tests.factories import PlayerFactory
 from webhooks import services
 from webhooks.models import MessageState, Webhook, WebhookDelivery, WebhookMessage
@@ -292,12 +293,12 @@ def test_the_events_of_one_commit_leave_as_one_broker_message(
     for player in players:
         hook_for(player, events=["move"])
     # As with a broker (tests/celery_worker.py switches the same way).
-    tasks.fan_out.app.conf.task_always_eager = False
+    tasks.fan_out.app.conf[EAGER] = False
     try:
         with django_capture_on_commit_callbacks(execute=True):
             services.webhook_events_publish(events=[event_payload(p, "move") for p in players])
     finally:
-        tasks.fan_out.app.conf.task_always_eager = True
+        tasks.fan_out.app.conf[EAGER] = True
     ids = list(WebhookMessage.objects.order_by("pk").values_list("pk", flat=True))
     assert published == [("fan_out", ([(i, 1) for i in ids],))]
     # The worker's side: one delivery task per message.
