@@ -10,7 +10,7 @@ from knox.models import AuthToken
 
 from pusoy_api.domain_errors import DomainError, ErrorCode
 
-from . import login_backoff, selectors
+from . import selectors
 from .models import Player
 from .usernames import username_canonical, username_display, username_mixed_scripts
 
@@ -55,13 +55,11 @@ def player_register(*, username: str, password: str) -> tuple[Player, str]:
 
 def token_login(*, username: str, password: str) -> tuple[Player, str]:
     """A token for a right name and password; raises 401, or 429 while this name is in
-    backoff after failed log-ins (checked before the password)."""
-    attempt = login_backoff.login_attempt_start(username_canonical=username_canonical(username))
+    backoff after failed log-ins (the authentication backend checks that before the
+    password, and counts the outcome: players/backends.py)."""
     player = authenticate(username=username, password=password)
     if player is None:
-        login_backoff.login_attempt_failed(attempt=attempt)
         raise DomainError(ErrorCode.INVALID_CREDENTIALS, "Unknown username or wrong password.")
-    login_backoff.login_attempt_succeeded(attempt=attempt)
     return player, token_issue(player=player)
 
 

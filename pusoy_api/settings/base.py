@@ -172,6 +172,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("MAX_REQUEST_BODY_BYTES", default=256 * 1024)
 
 AUTH_USER_MODEL = "players.Player"
+# The only backend: Django's password check inside the per-name log-in backoff, so every
+# way to log in (the API, the admin) shares one count (players/backends.py).
+AUTHENTICATION_BACKENDS = ["players.backends.BackoffModelBackend"]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -138,3 +138,74 @@ def test_one_password_check_at_a_time_per_name(api_client, backoff_clock):
     assert concurrent.json()["error"]["details"]["retry_after"] == 1
     login_backoff.login_attempt_failed(attempt=in_flight)
     assert login(api_client, "ana", TEST_PASSWORD).status_code == 200
+
+
+# --- Every way to log in shares the per-name backoff ---------------------------------------
+# The admin's log-in form is a second door to the same accounts (staff ones, the most
+# valuable): its failures count with the API's, and a name in backoff is refused there too.
+
+THROTTLED_ON_ADMIN = "Too many failed log-ins for this username. Try again in"
+
+
+def admin_login(client, username, password):
+    return client.post("/admin/login/?next=/admin/", {"username": username, "password": password})
+
+
+def logged_in(client) -> bool:
+    return "_auth_user_id" in client.session
+
+
+def test_the_admin_login_form_backs_off_per_username(client, backoff_clock):
+    PlayerFactory(username="boss", is_staff=True)
+    for _ in range(N):
+        failed = admin_login(client, "boss", "wrong")
+        assert failed.status_code == 200  # the form again, with its error
+        assert THROTTLED_ON_ADMIN not in failed.content.decode()
+    refused = admin_login(client, "boss", TEST_PASSWORD)
+    assert refused.status_code == 200
+    assert f"{THROTTLED_ON_ADMIN} 1 second." in refused.content.decode()
+    assert not logged_in(client)
+    backoff_clock.advance(1)
+    assert admin_login(client, "BOSS", TEST_PASSWORD).status_code == 302
+    assert logged_in(client)
+
+
+def test_admin_failures_count_on_the_api(api_client, client, backoff_clock):
+    PlayerFactory(username="boss", is_staff=True)
+    for _ in range(N):
+        admin_login(client, "boss", "wrong")
+    refused = login(api_client, "boss", TEST_PASSWORD)
+    assert refused.status_code == 429
+    assert refused.json()["error"]["code"] == "throttled"
+    assert refused.json()["error"]["details"]["retry_after"] == 1
+    assert refused["Retry-After"] == "1"
+
+
+def test_api_failures_count_on_the_admin(api_client, client, backoff_clock):
+    PlayerFactory(username="boss", is_staff=True)
+    for _ in range(N):
+        assert login(api_client, "boss", "wrong").status_code == 401
+    refused = admin_login(client, "boss", TEST_PASSWORD)
+    assert f"{THROTTLED_ON_ADMIN} 1 second." in refused.content.decode()
+    assert not logged_in(client)
+
+
+def test_the_admin_login_form_counts_unknown_names_too(client, backoff_clock):
+    for _ in range(N):
+        admin_login(client, "nobody", "wrong")
+    assert THROTTLED_ON_ADMIN in admin_login(client, "nobody", "wrong").content.decode()
+
+
+def test_the_async_authenticate_backs_off_too(backoff_clock):
+    """Django's async `aauthenticate()` is another way in (no view uses it yet)."""
+    from asgiref.sync import async_to_sync
+    from django.contrib.auth import aauthenticate
+
+    from pusoy_api.domain_errors import DomainError
+
+    PlayerFactory(username="ana")
+    for _ in range(N):
+        assert async_to_sync(aauthenticate)(username="ana", password="wrong") is None
+    with pytest.raises(DomainError) as refused:
+        async_to_sync(aauthenticate)(username="ana", password=TEST_PASSWORD)
+    assert refused.value.code == "throttled"
