@@ -13,6 +13,7 @@ import functools
 import json
 import re
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Any
 
 from adrf.views import APIView as AsyncAPIView
@@ -112,19 +113,29 @@ class StreamTicketApi(APIView):
         responses={201: StreamTicketSerializer, **error_responses(401, 429, 503)},
     )
     def post(self, request):
-        issued = services.stream_ticket_issue(player=request.user)
+        issued = services.stream_ticket_issue(token=request.auth)
         body = {"ticket": issued.ticket, "expires_at": issued.expires_at}
         return Response(StreamTicketSerializer(body).data, status=status.HTTP_201_CREATED)
 
 
+@dataclass(frozen=True)
+class TicketCredential:
+    """`request.auth` of a request authenticated by a ticket: the ticket, still unspent."""
+
+    ticket: str
+
+
 class TicketAuthentication(BaseAuthentication):
-    """`?ticket=` on the stream: spends a ticket from `POST events/ticket`."""
+    """`?ticket=` on the stream: a good ticket from `POST events/ticket`, checked but not
+    spent. A request can still be refused after authentication (a bad `since`), and a
+    ticket spent by a refused request would be lost to the client; so the view spends
+    it (`services.stream_ticket_spend`) once everything else has passed."""
 
     def authenticate(self, request):
         ticket = request.query_params.get("ticket")
         if ticket is None:
             return None
-        return (services.stream_ticket_spend(ticket=ticket), None)
+        return (selectors.stream_ticket_holder(ticket=ticket), TicketCredential(ticket))
 
 
 class JSONErrors(BaseContentNegotiation):
@@ -275,14 +286,18 @@ class EventStreamApi(AsyncAPIView):
                 )
             since = int(header)
         player_id = request.user.pk
-        if since is None:
-            start = await longpoll.read_on_request_thread(
-                lambda: selectors.last_event_id(player_id=player_id)
-            )
-        else:
-            start = since
-            # Give back the connection authentication used: the stream may last minutes.
-            await longpoll.read_on_request_thread(lambda: None)
+        ticket = request.auth.ticket if isinstance(request.auth, TicketCredential) else None
+
+        def open_stream() -> int:
+            start = selectors.last_event_id(player_id=player_id) if since is None else since
+            # Last: nothing after this refuses the request, so a ticket is spent only by
+            # a stream that is served (a concurrent request that spent it first: 401).
+            if ticket is not None:
+                services.stream_ticket_spend(ticket=ticket)
+            return start
+
+        # Also gives back the connection authentication used: the stream may last minutes.
+        start = await longpoll.read_on_request_thread(open_stream)
         lifetime = float(settings.EVENTS_STREAM_MAX_SECONDS)
         if "max_seconds" in filters.validated_data:
             lifetime = min(lifetime, filters.validated_data["max_seconds"])

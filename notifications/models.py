@@ -46,11 +46,16 @@ class Event(models.Model):
 class StreamTicket(models.Model):
     """A single-use credential for `GET events/stream?ticket=`: issued to a logged-in
     player by `POST events/ticket`, valid for STREAM_TICKET_SECONDS. Only its hash is
-    stored; it is spent by the first connection that presents it."""
+    stored; it is spent by the first connection that presents it. It stands in for the
+    token that took it, so it is deleted with that token (logout) and is no good once
+    the token has expired."""
 
     digest = models.CharField(max_length=64, primary_key=True)
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="stream_tickets"
+    )
+    token = models.ForeignKey(
+        settings.KNOX_TOKEN_MODEL, on_delete=models.CASCADE, related_name="stream_tickets"
     )
     expires_at = models.DateTimeField(db_index=True)
     used_at = models.DateTimeField(null=True, blank=True)

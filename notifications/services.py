@@ -6,13 +6,12 @@ games.services.retention.)"""
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import secrets
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -20,11 +19,14 @@ from django.utils import timezone
 
 from games.models import Game
 from games.services.side_effects import NOTIFY_CHANNEL, notifies_gathered, notify_keys
+from notifications import selectors
 from notifications.models import Event, StreamTicket
 from notifications.types import EventType
 from players.models import Player
-from pusoy_api.domain_errors import DomainError, ErrorCode
 from webhooks.services import webhook_events_publish
+
+if TYPE_CHECKING:
+    from knox.models import AuthToken
 
 # The first key of the feeds' advisory locks (the second is the player id): keeps them
 # apart from any other advisory lock of the database.
@@ -141,31 +143,36 @@ class IssuedTicket:
     expires_at: dt.datetime
 
 
-def _digest(ticket: str) -> str:
-    return hashlib.sha256(ticket.encode()).hexdigest()
-
-
-def stream_ticket_issue(*, player: Player) -> IssuedTicket:
-    """A single-use ticket for `GET events/stream?ticket=`, valid STREAM_TICKET_SECONDS."""
+def stream_ticket_issue(*, token: AuthToken) -> IssuedTicket:
+    """A single-use ticket for `GET events/stream?ticket=`, valid STREAM_TICKET_SECONDS,
+    standing in for `token` (the bearer token of the request that asked for it): it is
+    deleted with that token, so logging out ends the tickets it took."""
     ticket = secrets.token_urlsafe(32)
     expires_at = timezone.now() + dt.timedelta(seconds=settings.STREAM_TICKET_SECONDS)
-    StreamTicket.objects.create(digest=_digest(ticket), player=player, expires_at=expires_at)
+    StreamTicket.objects.create(
+        digest=selectors.ticket_digest(ticket),
+        player_id=token.user_id,
+        token=token,
+        expires_at=expires_at,
+    )
     return IssuedTicket(ticket, expires_at)
 
 
 @transaction.atomic
 def stream_ticket_spend(*, ticket: str) -> Player:
     """The player a ticket was issued to; the ticket is spent. Refused (401
-    `invalid_ticket`) when unknown, spent already or expired."""
+    `invalid_ticket`) when it is not good (selectors.stream_ticket_holder), also when a
+    concurrent request has just spent it. Called only once the stream will be served."""
     now = timezone.now()
     found = (
-        StreamTicket.objects.select_for_update()
+        selectors.stream_tickets_good(now=now)
+        .select_for_update(of=("self",))
         .select_related("player")
-        .filter(digest=_digest(ticket), used_at__isnull=True, expires_at__gt=now)
+        .filter(digest=selectors.ticket_digest(ticket))
         .first()
     )
-    if found is None or not found.player.is_active:
-        raise DomainError(ErrorCode.INVALID_TICKET, "The ticket is unknown, used or expired.")
+    if found is None:
+        raise selectors.invalid_ticket()
     found.used_at = now
     found.save(update_fields=["used_at"])
     return found.player

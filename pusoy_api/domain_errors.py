@@ -43,7 +43,11 @@ class ErrorCode(StrEnum):
     NOT_AUTHENTICATED = ("not_authenticated", 401, "no token")
     AUTHENTICATION_FAILED = ("authentication_failed", 401, "a bad or revoked token")
     INVALID_CREDENTIALS = ("invalid_credentials", 401, "wrong username or password")
-    INVALID_TICKET = ("invalid_ticket", 401, "an event-stream ticket unknown, used or expired")
+    INVALID_TICKET = (
+        "invalid_ticket",
+        401,
+        "an event-stream ticket unknown, used or expired, or its token logged out",
+    )
     NOT_A_PARTICIPANT = ("not_a_participant", 403, "you have no seat in this game")
     NOT_THE_CREATOR = ("not_the_creator", 403, "only the game's creator may do this")
     PERMISSION_DENIED = ("permission_denied", 403, "not allowed")

@@ -249,6 +249,9 @@ if DEBUG:
         "rest_framework.renderers.BrowsableAPIRenderer"
     )
 
+# knox's own default, named: a foreign key to the token model (a stream ticket's, which
+# dies with its token) needs the setting its model is swappable by.
+KNOX_TOKEN_MODEL = "knox.AuthToken"
 REST_KNOX = {
     "AUTH_HEADER_PREFIX": "Bearer",
     "TOKEN_TTL": None,  # sessions of slow games last weeks; tokens end on logout

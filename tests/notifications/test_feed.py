@@ -235,11 +235,11 @@ def test_a_ticket_is_spent_once_and_expires():
     with pytest.raises(DomainError) as spent:
         feed_services.stream_ticket_spend(ticket=ticket)
     assert spent.value.code == "invalid_ticket"
-    late = feed_services.stream_ticket_issue(player=ana.player)
+    late = ana.post("/api/v1/events/ticket").json()["ticket"]
     from notifications.models import StreamTicket
 
     StreamTicket.objects.filter(player=ana.player, used_at__isnull=True).update(
         expires_at=timezone.now() - dt.timedelta(seconds=1)
     )
     with pytest.raises(DomainError):
-        feed_services.stream_ticket_spend(ticket=late.ticket)
+        feed_services.stream_ticket_spend(ticket=late)
