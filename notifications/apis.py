@@ -18,9 +18,15 @@ from typing import Any
 
 from adrf.views import APIView as AsyncAPIView
 from django.conf import settings
+from django.core.validators import RegexValidator
 from django.http import StreamingHttpResponse
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+)
 from rest_framework import serializers, status
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.negotiation import BaseContentNegotiation
@@ -149,6 +155,23 @@ class JSONErrors(BaseContentNegotiation):
         return JSONRenderer(), JSONRenderer.media_type
 
 
+# What `POST events/ticket` issues (secrets.token_urlsafe): a ticket of any other form is
+# not one, and the schema says so (`$`, as JSON Schema's regular expressions have no \Z).
+TICKET_PATTERN = r"^[A-Za-z0-9_-]+$"
+
+
+@extend_schema_field(
+    {"type": "string", "minLength": 1, "maxLength": 128, "pattern": TICKET_PATTERN}
+)
+class TicketField(StrictCharField):
+    """A ticket as sent: not trimmed (a tab is not a ticket with the tab removed), and
+    only the characters a ticket has, as the schema says."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(max_length=128, trim_whitespace=False, **kwargs)
+        self.validators.append(RegexValidator(TICKET_PATTERN[:-1] + r"\Z"))
+
+
 _DIGITS = re.compile(r"[0-9]{1,18}")  # any such id fits the events' bigint ids
 LAST_EVENT_ID = OpenApiParameter(
     "Last-Event-ID",
@@ -238,9 +261,8 @@ class EventStreamApi(AsyncAPIView):
             help_text="Replay the events after this id first (as `Last-Event-ID`). Without "
             "either, the stream starts with the events after the connection.",
         )
-        ticket = StrictCharField(
+        ticket = TicketField(
             required=False,
-            max_length=128,
             help_text="From `POST events/ticket`, instead of the `Authorization` header.",
         )
         max_seconds = serializers.FloatField(

@@ -1,11 +1,14 @@
 """Event-stream tickets (`POST events/ticket`, `GET events/stream?ticket=`) as a client
-sees them: spent only by a stream that is served, dead with the token that took them.
-Through HTTP, in process: a served stream is seen by its status and type (its body is
+sees them: spent only by a stream that is served, dead with the token that took them,
+and the `ticket` parameter refused exactly where the schema says. Through HTTP, in
+process: a served stream is seen by its status and type (its body is
 tests/notifications/test_stream.py's, on a real server)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from rest_framework.test import APIClient
@@ -94,3 +97,40 @@ def test_a_ticket_dies_when_its_token_expires(api_client):
     )
     refused = _stream(api_client, f"ticket={ticket}&max_seconds=0")
     assert _refusal(refused) == (401, "invalid_ticket")
+
+
+def _ticket_schema(client) -> dict[str, Any]:
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    parameters = schema["paths"][STREAM]["get"]["parameters"]
+    (ticket,) = (p for p in parameters if p["in"] == "query" and p["name"] == "ticket")
+    return ticket["schema"]
+
+
+def _schema_allows(schema: dict[str, Any], value: str) -> bool:
+    # JSON Schema's `^...$` pattern anchors the whole string (ECMA `$` takes no newline).
+    body = schema.get("pattern", "^.*$").removeprefix("^").removesuffix("$")
+    return (
+        schema.get("minLength", 0) <= len(value) <= schema.get("maxLength", len(value))
+        and re.fullmatch(body, value, re.DOTALL) is not None
+    )
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["\t", " ", "", " abc", "abc ", "abc\n", "a+b", "a/b", "é", "A" * 129, "-_aZ09", "A" * 128],
+)
+def test_the_ticket_parameter_is_refused_exactly_where_the_schema_says(value, client):
+    """A client built from the schema never sends a ticket the server calls malformed:
+    with a bearer header a well-formed ticket is ignored, anything else is a 400."""
+    allowed = _schema_allows(_ticket_schema(client), value)
+    answer = _stream(client_for("ana"), f"ticket={quote(value, safe='')}&max_seconds=0")
+    if allowed:
+        assert _served(answer)
+    else:
+        assert _refusal(answer) == (400, "invalid_input")
+
+
+def test_a_malformed_ticket_alone_is_an_invalid_ticket(api_client):
+    """Without a token the ticket is the credential: a wrong one, of any form, is 401."""
+    for value in ("%09", "nope", "A" * 129):
+        assert _refusal(_stream(api_client, f"ticket={value}")) == (401, "invalid_ticket")
