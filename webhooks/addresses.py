@@ -7,6 +7,11 @@ network. The host is resolved when the webhook is created and again before every
 attempt (a name can be re-pointed later). WEBHOOK_ALLOW_PRIVATE_URLS lifts the rule for
 development and tests.
 
+Some IPv6 addresses lead to an IPv4 one, and `ipaddress` calls most of them global: on
+an IPv6-only network with NAT64 `64:ff9b::a00:1` reaches 10.0.0.1. So an address that
+carries an IPv4 one is judged by where it leads, or refused outright where that cannot
+be told or no receiver needs it (`address_public`).
+
 Known gap: the address is checked, then the HTTP client resolves the name again to
 connect, so a DNS server that answers differently within those milliseconds (DNS
 rebinding) can still pass; an egress proxy or firewall is the complete defence.
@@ -46,9 +51,39 @@ def url_refusal(url: str) -> str | None:
     if not infos:
         return "unresolvable"
     for info in infos:
-        address = ipaddress.ip_address(str(info[4][0]).split("%", 1)[0])
-        if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped:
-            address = address.ipv4_mapped
-        if not address.is_global or address.is_multicast:
+        if not address_public(ipaddress.ip_address(str(info[4][0]).split("%", 1)[0])):
             return "private_address"
     return None
+
+
+# NAT64's well-known prefix (RFC 6052): the IPv4 address is the last 32 bits. DNS64
+# answers it for every IPv4-only name on an IPv6-only network, so it is judged by that
+# address rather than refused.
+NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
+# Forms that carry or reach an IPv4 address and are refused whatever it is: a receiver
+# has an address of its own, and newer Pythons call most of these not global anyway.
+IPV4_CARRIERS = (
+    # IPv4-compatible, ::a.b.c.d (deprecated by RFC 4291; also :: and ::1).
+    ipaddress.IPv6Network("::/96"),
+    # Local-use NAT64 (RFC 8215): where the IPv4 address sits depends on the prefix
+    # length the network chose.
+    ipaddress.IPv6Network("64:ff9b:1::/48"),
+    # 6to4 (deprecated by RFC 7526): the IPv4 address is bits 16-48.
+    ipaddress.IPv6Network("2002::/16"),
+    # Teredo: a server's and a client's IPv4 address, for tunnelling to hosts behind NAT.
+    ipaddress.IPv6Network("2001::/32"),
+)
+
+
+def address_public(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """Whether the server may send to `address`: globally routable, not multicast, and,
+    for an IPv6 address that leads to an IPv4 one, that one public too."""
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return address_public(address.ipv4_mapped)
+        if address in NAT64:
+            return address_public(ipaddress.IPv4Address(int(address) & 0xFFFF_FFFF))
+        # Site-local (fec0::/10, deprecated) is private in use, global to `ipaddress`.
+        if address.is_site_local or any(address in net for net in IPV4_CARRIERS):
+            return False
+    return address.is_global and not address.is_multicast

@@ -404,7 +404,7 @@ CELERY_BEAT_SCHEDULE = {
 # worker for it).
 WEBHOOK_QUEUE = env.str("WEBHOOK_QUEUE", default="webhooks")
 CELERY_TASK_ROUTES = {"webhooks.*": {"queue": WEBHOOK_QUEUE}}
-# Loopback, private and link-local addresses are refused (a player could otherwise make
+# Addresses that are not public are refused (a player could otherwise make
 # the server probe its own network); development and tests send to 127.0.0.1.
 WEBHOOK_ALLOW_PRIVATE_URLS = env.bool("WEBHOOK_ALLOW_PRIVATE_URLS", default=DEV_MODE)
 WEBHOOK_MAX_PER_PLAYER = env.int("WEBHOOK_MAX_PER_PLAYER", default=10)

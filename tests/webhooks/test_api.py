@@ -105,6 +105,7 @@ def test_scope_all_is_for_staff_only():
         "https://169.254.169.254/latest/meta-data/",
         "http://[::1]/hook",
         "http://[::ffff:127.0.0.1]/hook",
+        "http://[fec0::1]/hook",
         "http://0.0.0.0/hook",
     ],
 )
