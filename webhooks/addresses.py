@@ -3,18 +3,17 @@
 Deliveries are requests the server makes on a player's behalf, so a URL that resolves to
 loopback, a private or link-local network (cloud metadata at 169.254.169.254), or any
 other address that is not globally routable would let a player probe the server's own
-network. The host is resolved when the webhook is created and again before every
-attempt (a name can be re-pointed later). WEBHOOK_ALLOW_PRIVATE_URLS lifts the rule for
-development and tests.
+network. The host is resolved when the webhook is created, and again for every
+connection a delivery opens (a name can be re-pointed later): that connection goes to
+the very addresses checked (`resolved`, through webhooks.transport), so a DNS server
+answering a public address to the check and a private one to a second lookup (DNS
+rebinding) gains nothing. Every address a name has must be public: one public and one
+private is refused. WEBHOOK_ALLOW_PRIVATE_URLS lifts the rule for development and tests.
 
 Some IPv6 addresses lead to an IPv4 one, and `ipaddress` calls most of them global: on
 an IPv6-only network with NAT64 `64:ff9b::a00:1` reaches 10.0.0.1. So an address that
 carries an IPv4 one is judged by where it leads, or refused outright where that cannot
 be told or no receiver needs it (`address_public`).
-
-Known gap: the address is checked, then the HTTP client resolves the name again to
-connect, so a DNS server that answers differently within those milliseconds (DNS
-rebinding) can still pass; an egress proxy or firewall is the complete defence.
 """
 
 from __future__ import annotations
@@ -28,6 +27,15 @@ from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 
 SCHEMES = ("http", "https")
+
+
+class AddressRefused(Exception):
+    """The server does not send to this host; `reason` is `unresolvable` or
+    `private_address` (the `details.reason` of webhook_url_refused)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 def url_refusal(url: str) -> str | None:
@@ -44,16 +52,33 @@ def url_refusal(url: str) -> str | None:
     if settings.WEBHOOK_ALLOW_PRIVATE_URLS:
         return None
     try:
-        port = parts.port or (443 if parts.scheme == "https" else 80)
-        infos = socket.getaddrinfo(parts.hostname, port, proto=socket.IPPROTO_TCP)
-    except (OSError, ValueError, UnicodeError):
-        return "unresolvable"
-    if not infos:
-        return "unresolvable"
-    for info in infos:
-        if not address_public(ipaddress.ip_address(str(info[4][0]).split("%", 1)[0])):
-            return "private_address"
+        resolved(parts.hostname, parts.port or (443 if parts.scheme == "https" else 80))
+    except AddressRefused as refused:
+        return refused.reason
     return None
+
+
+def resolved(host: str, port: int) -> list[str]:
+    """The addresses `host` has, looked up once, in the resolver's order of preference,
+    when the server may send to every one of them (any, with WEBHOOK_ALLOW_PRIVATE_URLS).
+    Raises AddressRefused otherwise. Connect to these, never to the name again."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP)
+    except (OSError, ValueError, UnicodeError) as exc:
+        raise AddressRefused("unresolvable") from exc
+    found = list(
+        dict.fromkeys(
+            str(info[4][0]) for info in infos if info[0] in (socket.AF_INET, socket.AF_INET6)
+        )
+    )
+    if not found:
+        raise AddressRefused("unresolvable")
+    if not settings.WEBHOOK_ALLOW_PRIVATE_URLS:
+        for address in found:
+            # A link-local address has a zone (fe80::1%eth0): not public either way.
+            if not address_public(ipaddress.ip_address(address.split("%", 1)[0])):
+                raise AddressRefused("private_address")
+    return found
 
 
 # NAT64's well-known prefix (RFC 6052): the IPv4 address is the last 32 bits. DNS64

@@ -26,7 +26,7 @@ from notifications.types import EventPayload
 from pusoy_api import metrics
 from pusoy_api.domain_errors import DomainError, ErrorCode
 
-from . import addresses, queueing, schedule, signing
+from . import addresses, queueing, schedule, signing, transport
 from .models import MessageState, Webhook, WebhookDelivery, WebhookMessage, WebhookScope
 
 logger = logging.getLogger(__name__)
@@ -192,35 +192,19 @@ def lease() -> dt.timedelta:
     )
 
 
-_client: tuple[int, httpx.Client] | None = None
-
-
-def http_client() -> httpx.Client:
-    """One client per process (connections are not shared across a fork): keep-alive to
-    receivers that allow it, never following a redirect."""
-    import os
-
-    global _client
-    if _client is None or _client[0] != os.getpid():
-        timeout = httpx.Timeout(
-            settings.WEBHOOK_READ_TIMEOUT, connect=settings.WEBHOOK_CONNECT_TIMEOUT
-        )
-        _client = (os.getpid(), httpx.Client(timeout=timeout, follow_redirects=False))
-    return _client[1]
-
-
 def _post(hook: Webhook, message: WebhookMessage) -> tuple[int | None, str]:
-    """Send the message once: (status code, error), an error when nothing was answered."""
-    reason = addresses.url_refusal(hook.url)
-    if reason is not None:
-        return None, f"refused: {reason}"
+    """Send the message once: (status code, error), an error when nothing was answered.
+    The host's addresses are checked as the connection is opened (webhooks.transport)."""
     body = bytes(message.body)
     headers = signing.headers(secret=hook.secret, body=body, event_id=message.event_id)
+    client = transport.http_client()
     try:
         # Streamed and closed unread: the receiver's answer body is not wanted, and a
         # large one must not be downloaded.
-        with http_client().stream("POST", hook.url, content=body, headers=headers) as response:
+        with client.stream("POST", hook.url, content=body, headers=headers) as response:
             return response.status_code, ""
+    except addresses.AddressRefused as refused:
+        return None, f"refused: {refused.reason}"
     except httpx.TimeoutException as exc:
         return None, f"timeout: {type(exc).__name__}"
     except (httpx.HTTPError, httpx.InvalidURL, httpx.StreamError, ValueError, OSError) as exc:

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+import ssl
 
+import httpcore
 import pytest
 from django.test import override_settings
 
@@ -26,8 +28,9 @@ pytestmark = pytest.mark.django_db
 
 
 class FakeDns:
-    """Answers for some names: one list of addresses per lookup, the last one repeating.
-    Other hosts (IP literals among them) go to the system's resolver."""
+    """Answers for some names: one list of addresses per lookup, the last one repeating
+    (an empty one: the name is not known). Other hosts (IP literals among them) go to the
+    system's resolver."""
 
     def __init__(self) -> None:
         self.answers: dict[str, list[list[str]]] = {}
@@ -41,6 +44,8 @@ class FakeDns:
         self.lookups.append(name)
         queue = self.answers[name]
         found = queue.pop(0) if len(queue) > 1 else queue[0]
+        if not found:
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
         port = int(port or 0)
         return [
             (socket.AF_INET6, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", (a, port, 0, 0))
@@ -183,3 +188,122 @@ def test_ipv6_forms_carrying_an_ipv4_address_are_refused_at_delivery(address, co
     log = WebhookDelivery.objects.get()
     assert (log.status_code, log.error) == (None, "refused: private_address")
     assert connections == []
+
+
+# --- Connecting to the address that was checked ----------------------------------------
+
+
+def test_a_name_answering_a_private_address_to_a_second_lookup_is_not_delivered_to(
+    dns, connections, receiver
+):
+    port = receiver.server.server_address[1]
+    # DNS rebinding: a public address to the first lookup, loopback to every later one.
+    dns.answers["rebind.example.com"] = [["93.184.215.14"], ["127.0.0.1"]]
+    with override_settings(WEBHOOK_ALLOW_PRIVATE_URLS=False):
+        message = deliver_once(f"http://rebind.example.com:{port}/hook")
+
+    assert receiver.requests == []
+    # Resolved once; the connection went to the address that was checked.
+    assert dns.lookups == ["rebind.example.com"]
+    assert connections == ["93.184.215.14"]
+    assert message.state == MessageState.PENDING
+    log = WebhookDelivery.objects.get()
+    assert log.status_code is None
+    assert log.error.startswith("ConnectError: ")
+
+
+def test_a_name_with_a_public_and_a_private_address_is_refused_at_delivery(
+    dns, connections, receiver
+):
+    port = receiver.server.server_address[1]
+    dns.answers["mixed.example.com"] = [["93.184.215.14", "127.0.0.1"]]
+    with override_settings(WEBHOOK_ALLOW_PRIVATE_URLS=False):
+        deliver_once(f"http://mixed.example.com:{port}/hook")
+    assert receiver.requests == []
+    assert connections == []
+    assert WebhookDelivery.objects.get().error == "refused: private_address"
+
+
+def test_a_name_that_no_longer_resolves_is_logged_as_refused(dns, connections):
+    dns.answers["gone.example.com"] = [[]]
+    with override_settings(WEBHOOK_ALLOW_PRIVATE_URLS=False):
+        deliver_once("https://gone.example.com/hook")
+    assert WebhookDelivery.objects.get().error == "refused: unresolvable"
+    assert connections == []
+
+
+def test_a_delivery_by_name_goes_to_the_resolved_address_with_the_names_host_header(
+    dns, connections, receiver
+):
+    port = receiver.server.server_address[1]
+    dns.answers["receiver.example.test"] = [["127.0.0.1"]]
+    message = deliver_once(f"http://receiver.example.test:{port}/hook")  # private allowed
+
+    assert message.state == MessageState.DELIVERED
+    (request,) = receiver.requests
+    assert request.headers["Host"] == f"receiver.example.test:{port}"
+    assert request.path == "/hook"
+    assert dns.lookups == ["receiver.example.test"]
+    assert connections == ["127.0.0.1"]
+
+
+def test_an_address_that_does_not_answer_is_followed_by_the_names_next_one(
+    dns, connections, receiver
+):
+    port = receiver.server.server_address[1]
+    dns.answers["two.example.test"] = [["192.0.2.7", "127.0.0.1"]]
+    message = deliver_once(f"http://two.example.test:{port}/hook")  # private allowed
+    assert message.state == MessageState.DELIVERED
+    assert len(receiver.requests) == 1
+    assert connections == ["192.0.2.7", "127.0.0.1"]
+    assert dns.lookups == ["two.example.test"]
+
+
+class RecordingStream(httpcore.NetworkStream):
+    """Stands for the TCP connection: records the TLS handshake's parameters and the
+    bytes written, and answers 204."""
+
+    def __init__(self, log: list) -> None:
+        self.log = log
+
+    def start_tls(self, ssl_context, server_hostname=None, timeout=None):
+        self.log.append(("tls", server_hostname, ssl_context))
+        return self
+
+    def write(self, buffer, timeout=None):
+        self.log.append(("write", buffer))
+
+    def read(self, max_bytes, timeout=None):
+        return b"HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n"
+
+    def close(self):
+        pass
+
+    def get_extra_info(self, info):
+        return None
+
+
+def test_https_connects_to_the_checked_address_and_verifies_the_host_name(dns, monkeypatch):
+    dns.answers["hooks.example.com"] = [["93.184.215.14"], ["127.0.0.1"]]
+    log: list = []
+
+    def connect_tcp(self, host, port, timeout=None, local_address=None, socket_options=None):
+        log.append(("connect", host, port))
+        return RecordingStream(log)
+
+    monkeypatch.setattr(httpcore.SyncBackend, "connect_tcp", connect_tcp)
+    with override_settings(WEBHOOK_ALLOW_PRIVATE_URLS=False):
+        message = deliver_once("https://hooks.example.com/pusoy")
+
+    assert message.state == MessageState.DELIVERED
+    assert dns.lookups == ["hooks.example.com"]
+    (connect, tls, write, *_) = log
+    assert connect == ("connect", "93.184.215.14", 443)
+    # The TLS server name and the certificate check are the host name's, not the address's.
+    _, server_hostname, context = tls
+    assert server_hostname == "hooks.example.com"
+    assert context.verify_mode == ssl.CERT_REQUIRED
+    assert context.check_hostname is True
+    head = write[1].split(b"\r\n\r\n", 1)[0].split(b"\r\n")
+    assert head[0] == b"POST /pusoy HTTP/1.1"
+    assert b"Host: hooks.example.com" in head
