@@ -206,7 +206,13 @@ if WHITENOISE_USE_FINDERS:
 
 # --- Security (production safe by default when DEBUG is off) -----------------------
 
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# How many proxies in front of the app append to X-Forwarded-For (REST_FRAMEWORK's
+# NUM_PROXIES, below). With none declared, the forwarding headers are a client's own
+# words: X-Forwarded-Proto is honoured only behind a proxy (which must set it, replacing
+# any the client sent), or a plain-HTTP client could pass as HTTPS and skip the redirect.
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
+if TRUSTED_PROXY_COUNT > 0:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not DEBUG)
 # Load balancers probe health over plain HTTP.
 SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
@@ -234,7 +240,7 @@ REST_FRAMEWORK = {
     # How many proxies in front of the app append to X-Forwarded-For: throttles key on
     # the address the outermost of them saw. 0: REMOTE_ADDR only, as any client can
     # write X-Forwarded-For itself (DRF's own default, None, trusts it).
-    "NUM_PROXIES": env.int("TRUSTED_PROXY_COUNT", default=0),
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
     "DEFAULT_THROTTLE_RATES": {
         # Per IP. Hundreds of players can share one carrier-NAT address and each logs in
         # once per device, so this bounds raw volume only; password guessing is slowed
