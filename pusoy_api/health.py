@@ -1,15 +1,25 @@
-"""`GET /healthz`: can this process reach its database, its Celery broker and its cache.
+"""Health checks: can this process reach its database, its Celery broker and its cache.
 
-- 200 `ok`: everything answers.
-- 200 `degraded`: only the cache (Redis at REDIS_URL) is down. The service works without
-  it (throttling fails open), so a load balancer should keep sending traffic.
-- 503 `service_unavailable` (with Retry-After) naming what is down: the database or the
-  broker.
+Two endpoints, for two readers:
 
-The probes run at once, each in a thread of its own, and the answer is given after at
+- `GET /healthz`, for load balancers (and container health checks): can this instance
+  serve requests. 200 `ok`; 200 `degraded` naming a broker or cache that is down (moves
+  are still taken: AI turns are queued again by the sweep once the broker is back, and
+  throttling fails open without the cache; both are shared by every instance, so failing
+  here would take them all out of the balancer at once); 503 `service_unavailable` only
+  when the database does not answer, as then no request can be served.
+- `GET /healthz/full`, for monitoring and alerts: 200 only when every dependency
+  answers, else 503 naming each one that is down.
+
+Both have the same body (`status`, `checks`, and `details` or the error envelope) and
+run the same probes at once, each in a thread of its own; the answer is given after at
 most PROBE_DEADLINE_SECONDS whatever a driver does: a probe still running then counts as
 down ("timeout"). Its thread is left to finish on its own; every probe bounds its own
 waits, so it does within a few seconds.
+
+The database probe connects on its own, outside the pool: under load every pooled
+connection is busy and requests queue for the next one, and a probe queued behind them
+reported a busy, healthy database as down.
 """
 
 from __future__ import annotations
@@ -18,6 +28,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 import redis
 from django.conf import settings
@@ -25,7 +36,7 @@ from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from kombu import Connection
 
-from pusoy_api.db_deadline import bounded_waits
+from pusoy_api.db_deadline import bounded_waits, connection_class
 from pusoy_api.domain_errors import ErrorCode
 from pusoy_api.errors import RETRY_AFTER_SECONDS
 
@@ -41,16 +52,27 @@ DATABASE_TIMEOUT_SECONDS = 1.0
 Probe = Callable[[], "str | None"]
 
 
+def database_params() -> dict[str, Any]:
+    """How Django connects to the database (its pool's settings aside)."""
+    return connection.get_connection_params()
+
+
 def check_database() -> str | None:
-    """None when the database answers, else a short reason."""
+    """None when the database answers a query, else a short reason."""
     try:
-        with bounded_waits(DATABASE_TIMEOUT_SECONDS), connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-            cursor.fetchone()
+        with bounded_waits(DATABASE_TIMEOUT_SECONDS):
+            if connection.vendor == "postgresql":
+                # A connection of its own for one query: never one a request is waiting for.
+                with connection_class().connect(**database_params(), autocommit=True) as own:
+                    own.execute("SELECT 1").fetchone()
+            else:  # SQLite: a file, no pool to wait for
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT 1")
+                    cursor.fetchone()
     except Exception as exc:  # any driver error means "down" to a health probe
         return type(exc).__name__
     finally:
-        # The probe's thread ends here: hand its connection back to the pool.
+        # The probe's thread ends here: close what Django opened for it.
         connection.close()
     return None
 
@@ -129,7 +151,22 @@ def run_probes(probes: dict[str, Probe], deadline: float) -> dict[str, str | Non
         return dict(results)
 
 
+# What must answer for each endpoint to answer 200 (see the module's docstring).
+SERVES_REQUESTS = frozenset({"database"})
+EVERY_DEPENDENCY = frozenset({"database", "broker", "cache"})
+
+
 def healthz(request: HttpRequest) -> JsonResponse:
+    """For load balancers: 503 only when this instance cannot serve requests."""
+    return health_answer(SERVES_REQUESTS)
+
+
+def healthz_full(request: HttpRequest) -> JsonResponse:
+    """For monitoring: 503 naming whatever is down."""
+    return health_answer(EVERY_DEPENDENCY)
+
+
+def health_answer(required: frozenset[str]) -> JsonResponse:
     # Looked up at call time, so tests can replace a probe.
     problems = {
         name: reason
@@ -146,8 +183,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
         else ("ok" if settings.CELERY_BROKER_URL else "in-process"),
         "cache": "down" if "cache" in problems else ("ok" if cache_url() else "local"),
     }
-    down = sorted(name for name in problems if name != "cache")
-    if down:
+    if required & problems.keys():
         logger.warning("health check failed: %s", problems)
         response = JsonResponse(
             {
@@ -155,7 +191,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
                 "checks": checks,
                 "error": {
                     "code": ErrorCode.SERVICE_UNAVAILABLE.value,
-                    "message": f"Unreachable: {', '.join(down)}.",
+                    "message": f"Unreachable: {', '.join(sorted(problems))}.",
                     "details": problems,
                 },
             },

@@ -5,7 +5,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from .health import healthz
+from .health import healthz, healthz_full
 from .metrics_http import metrics_view
 
 
@@ -28,6 +28,7 @@ def same_origin_only(view):
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("healthz/full", healthz_full, name="healthz-full"),
     path("metrics", metrics_view, name="metrics"),
     path("admin/", admin.site.urls),
     path("api/v1/", include("players.urls")),

@@ -53,9 +53,14 @@ def test_move_answers_201_with_the_broker_down_and_the_ai_plays_once_it_is_back(
         report("move POST with the broker down", [answer.seconds])
         after = read_state(server, token, game_id)["deal"]
         assert after["seq"] == deal["seq"] + 1  # stored, and nobody could play since
+        # Still serving: a balancer keeps the instance; monitoring is told.
         probe = server.call("GET", "/healthz", timeout=3)
-        assert probe.status == 503, probe
-        assert "broker" in probe.body["error"]["details"], probe.body
+        assert probe.status == 200, probe
+        assert probe.body["status"] == "degraded"
+        assert set(probe.body["details"]) == {"broker"}, probe.body
+        full = server.call("GET", "/healthz/full", timeout=3)
+        assert full.status == 503, full
+        assert set(full.body["error"]["details"]) == {"broker"}, full.body
 
         broker.start()
         started = time.perf_counter()

@@ -1,6 +1,6 @@
 """The shared cache (Redis at REDIS_URL) down: the service keeps working without it, and
-/healthz says "degraded" with a 200 (a load balancer keeps the instance); when the same
-Redis is also the Celery broker, /healthz answers 503 naming the broker."""
+/healthz says "degraded" with a 200 (a load balancer keeps the instance), also when the
+same Redis is the Celery broker; /healthz/full (monitoring) answers 503 naming them."""
 
 from __future__ import annotations
 
@@ -42,8 +42,8 @@ def cache_and_broker(postgres, redis, start_server) -> LiveServer:
     )
 
 
-def healthz(server: LiveServer):
-    return server.call("GET", "/healthz", timeout=3)
+def healthz(server: LiveServer, path: str = "/healthz"):
+    return server.call("GET", path, timeout=3)
 
 
 def test_cache_down_is_degraded_not_down(cache_only, redis_restored):
@@ -57,18 +57,28 @@ def test_cache_down_is_degraded_not_down(cache_only, redis_restored):
     assert probe.body["status"] == "degraded"
     assert probe.body["checks"] == {"database": "ok", "broker": "in-process", "cache": "down"}
     assert set(probe.body["details"]) == {"cache"}
+    full = healthz(cache_only, "/healthz/full")
+    assert full.status == 503, full
+    assert set(full.body["error"]["details"]) == {"cache"}
     redis_restored.start()
     wait_for(lambda: healthz(cache_only).body["status"] == "ok", timeout=30, what="cache back")
 
 
-def test_redis_as_cache_and_broker_down_names_the_broker(cache_and_broker, redis_restored):
+def test_redis_as_cache_and_broker_down_is_degraded_for_the_balancer_down_for_monitoring(
+    cache_and_broker, redis_restored
+):
     redis_restored.stop()
     probe = healthz(cache_and_broker)
-    assert probe.status == 503, probe
+    assert probe.status == 200, probe
+    assert probe.body["status"] == "degraded"
     assert probe.body["checks"] == {"database": "ok", "broker": "down", "cache": "down"}
-    assert probe.body["error"]["code"] == "service_unavailable"
-    assert "broker" in probe.body["error"]["message"]
-    assert set(probe.body["error"]["details"]) == {"broker", "cache"}
+    assert set(probe.body["details"]) == {"broker", "cache"}
+    full = healthz(cache_and_broker, "/healthz/full")
+    assert full.status == 503, full
+    assert full.body["checks"] == probe.body["checks"]
+    assert full.body["error"]["code"] == "service_unavailable"
+    assert full.body["error"]["message"] == "Unreachable: broker, cache."
+    assert set(full.body["error"]["details"]) == {"broker", "cache"}
 
 
 def two_human_game(server: LiveServer, prefix: str) -> tuple[str, list[str]]:
