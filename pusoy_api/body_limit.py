@@ -4,10 +4,12 @@ before a view (or the JSON parser's own check) could refuse it.
 
 - A body that announces its length (Content-Length) over the limit is answered 413
   before any of it is read.
-- A body that does not (`Transfer-Encoding: chunked`) is read here, its bytes counted
-  as they come; once they pass the limit the answer is 413 and the rest is never read
-  (the connection is closed). One within the limit is handed on whole, with the
-  Content-Length it now has: DRF reads no body from a request without one.
+- Any other is read here, its bytes counted as they come; once they pass the limit the
+  answer is 413 and the rest is never read (the connection is closed). A chunked body
+  (`Transfer-Encoding: chunked`) announces nothing, and a Content-Length beside chunked
+  framing does not bound it (the chunks frame the body), so only the count holds.
+- A body within the limit is handed on whole, with the Content-Length it has: DRF reads
+  no body from a request without one.
 """
 
 from __future__ import annotations
@@ -45,12 +47,8 @@ class LimitRequestBodies:
             await self.app(scope, receive, send)
             return
         announced = announced_length(scope)
-        if announced is not None:
-            # The server delivers no more than announced, so the announcement is the check.
-            if announced > self.limit:
-                await self.refuse(send)
-            else:
-                await self.app(scope, receive, send)
+        if announced is not None and announced > self.limit:
+            await self.refuse(send)
             return
         try:
             body = await self.read_within_limit(receive)
@@ -102,7 +100,8 @@ class BodyTooLarge(Exception):
 
 
 def announced_length(scope: Scope) -> int | None:
-    """The Content-Length, None without one. (The server has refused a malformed one.)"""
+    """The Content-Length, None without one. (The server has refused a malformed one.)
+    An upper bound at best: with chunked framing beside it, the chunks decide."""
     for name, value in scope.get("headers", ()):
         if name == b"content-length":
             return int(value) if value.isdigit() else None
@@ -110,8 +109,8 @@ def announced_length(scope: Scope) -> int | None:
 
 
 def with_length(scope: Scope, length: int) -> Scope:
-    """The scope of a request whose body is now whole: framed by its length, no longer
-    by chunks."""
+    """The scope of a request whose body is now whole: framed by its true length, no
+    longer by chunks."""
     headers = [
         (name, value)
         for name, value in scope.get("headers", ())

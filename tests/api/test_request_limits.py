@@ -111,7 +111,13 @@ def test_the_asgi_entry_refuses_an_announced_oversized_body_before_reading_it():
         "message": "The body is larger than 100 bytes.",
         "details": {"limit": 100},
     }
-    asyncio.run(guard({"type": "http", "headers": [(b"content-length", b"100")]}, receive, send))
+
+    async def body_of_100():
+        return {"type": "http.request", "body": b"x" * 100, "more_body": False}
+
+    asyncio.run(
+        guard({"type": "http", "headers": [(b"content-length", b"100")]}, body_of_100, send)
+    )
     assert len(reached) == 1
 
 
@@ -195,6 +201,19 @@ def test_a_chunked_body_over_the_limit_is_413_before_the_rest_is_read(settings):
             "details": {"limit": limit},
         }
     }
+    assert exchange.pulled <= limit + CHUNK, f"read {exchange.pulled} of {len(huge)} bytes"
+
+
+def test_a_small_content_length_beside_chunked_framing_does_not_lift_the_limit(settings):
+    """With both headers the server frames the body by its chunks (RFC 9112), so the
+    Content-Length says nothing of its size: the bytes are counted all the same."""
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    huge = b"[" + b" " * (20 * limit) + b"]"
+    exchange = AsgiExchange(
+        "/api/v1/records/verify", in_chunks(huge), {**CHUNKED, "content-length": "5"}
+    ).run()
+    assert exchange.status == 413
+    assert exchange.json()["error"]["details"] == {"limit": limit}
     assert exchange.pulled <= limit + CHUNK, f"read {exchange.pulled} of {len(huge)} bytes"
 
 
