@@ -147,7 +147,7 @@ def game_join(
     invitations = live_invitations(game)
     mine = next((i for i in invitations if i.invitee_id == player.pk), None)
     if game.visibility == Visibility.PRIVATE and mine is None:
-        code_ok = invite_code is not None and hmac.compare_digest(invite_code, game.invite_code)
+        code_ok = invite_code is not None and _invite_code_matches(invite_code, game.invite_code)
         if not code_ok and not any(s.player_id == player.pk for s in seats):
             # An outsider learns nothing of a private game, not even that it exists.
             raise DomainError(ErrorCode.NOT_FOUND, "No such game.")
@@ -161,6 +161,15 @@ def game_join(
     chosen = _free_seat(seats, invitations, seat)
     seat_take(game, chosen, player)
     return game
+
+
+def _invite_code_matches(given: str, code: str) -> bool:
+    """Whether `given` is the game's invite `code`, in constant time. Compared as UTF-8
+    bytes: `compare_digest` refuses str with non-ASCII characters (a TypeError), and a
+    code as sent may hold any character."""
+    return bool(code) and hmac.compare_digest(
+        given.encode("utf-8", "surrogatepass"), code.encode("utf-8", "surrogatepass")
+    )
 
 
 def _free_seat(seats: list[Seat], invitations: list[Invitation], asked: int | None) -> Seat:

@@ -182,3 +182,26 @@ def test_a_string_no_username_can_be_is_refused_by_its_form(name):
     game = create_game(ana, [{"type": "human"}] * 2)
     invite = ana.post(f"/api/v1/games/{game['id']}/invitations", {"username": name}, format="json")
     assert (invite.status_code, invite.json()["error"]["code"]) == (400, "invalid_input")
+
+
+UNKNOWN = "7d0c3f1e-0000-4000-8000-000000000000"
+
+
+def answer(client, method: str, game_id: str, suffix: str, body) -> tuple[int, dict]:
+    url = f"/api/v1/games/{game_id}{suffix}"
+    response = client.get(url) if method == "get" else client.post(url, body, format="json")
+    return response.status_code, response.json()
+
+
+# Full-width "abc" among them: a code is compared as sent, never normalised.
+@pytest.mark.parametrize(
+    "code", ["é", "日本語", "🂡", "Ω" * 64, "\uff41\uff42\uff43", "x", "café-Straße"]
+)
+def test_any_wrong_invite_code_is_a_wrong_code(code):
+    ana, eve = client_for("ana"), client_for("eve")
+    game = create_game(ana, [{"type": "human"}] * 2, visibility="private")
+    body = {"invite_code": code}
+    not_found = (404, {"error": {"code": "not_found", "message": "No such game.", "details": {}}})
+    assert answer(eve, "post", UNKNOWN, "/join", body) == not_found
+    assert answer(eve, "post", game["id"], "/join", body) == not_found
+    assert Game.objects.get(pk=game["id"]).status == "waiting"
