@@ -238,6 +238,9 @@ class GameJoinApi(APIView):
         invite_code = StrictCharField(
             required=False,
             max_length=64,
+            # Compared as sent: spaces around a code make a wrong code (404), not a
+            # blank field (a 400 for a string the schema allows).
+            trim_whitespace=False,
             help_text="A private game's invite code (not needed with an invitation).",
         )
 

@@ -106,13 +106,42 @@ _LINKS: dict[tuple[str, str], dict[str, dict[str, Any]]] = {
 }
 
 
+# DRF reads a JSON body's strings with CharFields, and a CharField refuses NUL with a 400
+# (ProhibitNullCharactersValidator) that its schema does not mention: a string the schema
+# calls valid would be refused. Every body string without a pattern or enum of its own
+# says so here; one with a pattern must exclude NUL itself (tests/api/test_request_strings).
+NO_NUL_PATTERN = r"^[^\x00]*$"
+
+
+def _strings_refuse_nul(schema: Any, components: dict[str, Any], seen: set[str]) -> None:
+    """Give NO_NUL_PATTERN to every free string under `schema`, a request body's schema
+    (its components followed, each once)."""
+    if not isinstance(schema, dict):
+        return
+    name = schema.get("$ref", "").rpartition("/")[2]
+    if name:
+        if name not in seen:
+            seen.add(name)
+            _strings_refuse_nul(components.get(name), components, seen)
+        return
+    if schema.get("type") == "string" and not {"pattern", "enum", "const"} & set(schema):
+        schema["pattern"] = NO_NUL_PATTERN
+    subschemas = [*schema.get("properties", {}).values(), schema.get("items")]
+    subschemas += [schema.get("additionalProperties")]
+    for key in ("oneOf", "anyOf", "allOf"):
+        subschemas += schema.get(key, [])
+    for sub in subschemas:
+        _strings_refuse_nul(sub, components, seen)
+
+
 def refine_schema(
     result: dict[str, Any], generator: Any, request: Any, public: bool
 ) -> dict[str, Any]:
-    """drf-spectacular post-processing hook: the links above on their responses, and a
-    body marked required wherever its schema requires something (drf-spectacular cannot
-    tell for a polymorphic body, such as a move)."""
+    """drf-spectacular post-processing hook: the links above on their responses, a body
+    marked required wherever its schema requires something (drf-spectacular cannot tell
+    for a polymorphic body, such as a move), and NUL refused in every body string."""
     components = result.get("components", {}).get("schemas", {})
+    seen: set[str] = set()
     for item in result.get("paths", {}).values():
         for operation in item.values():
             for (operation_id, status), links in _LINKS.items():
@@ -125,4 +154,5 @@ def refine_schema(
                 component = components.get(name, schema)
                 if component.get("oneOf") or component.get("required"):
                     body["required"] = True
+                _strings_refuse_nul(schema, components, seen)
     return result

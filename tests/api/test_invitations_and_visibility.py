@@ -205,3 +205,15 @@ def test_any_wrong_invite_code_is_a_wrong_code(code):
     assert answer(eve, "post", UNKNOWN, "/join", body) == not_found
     assert answer(eve, "post", game["id"], "/join", body) == not_found
     assert Game.objects.get(pk=game["id"]).status == "waiting"
+
+
+def test_the_invite_code_is_taken_as_sent():
+    ana, eve = client_for("ana"), client_for("eve")
+    game = create_game(ana, [{"type": "human"}] * 2, visibility="private")
+    # Spaces are characters of a code like any other (the schema allows them): a wrong
+    # code, not a blank field; and nothing is trimmed off the right one either.
+    for code in (" ", "\t\n", f" {game['invite_code']} ", f"{game['invite_code']}\n"):
+        unknown = answer(eve, "post", UNKNOWN, "/join", {"invite_code": code})
+        assert unknown[0] == 404
+        assert answer(eve, "post", game["id"], "/join", {"invite_code": code}) == unknown, code
+    assert answer(eve, "post", game["id"], "/join", {"invite_code": game["invite_code"]})[0] == 200
