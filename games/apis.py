@@ -339,7 +339,6 @@ class GameRematchApi(APIView):
         },
     )
     def post(self, request, game_id):
-        selectors.game_get(game_id=game_id, viewer=request.user)
         rematch = services.game_rematch(game_id=game_id, player=request.user)
         code = status.HTTP_201_CREATED if rematch.created else status.HTTP_200_OK
         return game_answer(request, rematch.game.pk, code)

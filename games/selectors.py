@@ -65,6 +65,11 @@ def game_get(*, game_id: uuid.UUID, viewer: Player | None = None) -> Game:
     return game
 
 
+def game_visible(*, game_id: uuid.UUID, viewer: Player) -> bool:
+    """Whether `viewer` may see the game (False for one that does not exist)."""
+    return Game.objects.filter(pk=game_id).filter(visible_to(viewer)).exists()
+
+
 def games_for_player(
     *, player: Player, status: str | None = None, mine: bool = False, my_turn: bool = False
 ) -> QuerySet[Game]:

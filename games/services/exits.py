@@ -38,7 +38,7 @@ def _seat_of(game: Game, player: Player) -> Seat:
 @transaction.atomic
 def game_leave(*, game_id: uuid.UUID, player: Player) -> Game:
     """Leave a waiting game: the seat is open again. The creator leaving cancels it."""
-    game = game_locked(game_id)
+    game = game_locked(game_id, viewer=player)
     seat = _seat_of(game, player)
     if game.status != GameStatus.WAITING:
         raise DomainError(ErrorCode.GAME_NOT_WAITING, f"The game is {game.status}: resign instead.")
@@ -56,7 +56,7 @@ def game_leave(*, game_id: uuid.UUID, player: Player) -> Game:
 @transaction.atomic
 def game_cancel(*, game_id: uuid.UUID, player: Player) -> Game:
     """The creator calls off a waiting game: abandoned, nothing scored."""
-    game = game_locked(game_id)
+    game = game_locked(game_id, viewer=player)
     if game.created_by_id != player.pk:
         _seat_of(game, player)  # an outsider is told only that they have no seat
         raise DomainError(ErrorCode.NOT_THE_CREATOR, "Only the game's creator cancels it.")
@@ -69,7 +69,7 @@ def game_cancel(*, game_id: uuid.UUID, player: Player) -> Game:
 @transaction.atomic
 def game_resign(*, game_id: uuid.UUID, player: Player) -> Game:
     """Resign an active game: an AI plays the seat to the end of the match."""
-    game = game_locked(game_id)
+    game = game_locked(game_id, viewer=player)
     seat = _seat_of(game, player)
     if game.status != GameStatus.ACTIVE:
         raise DomainError(ErrorCode.GAME_NOT_ACTIVE, f"The game is {game.status}.")

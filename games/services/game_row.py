@@ -7,20 +7,22 @@ import uuid
 from django.db.models import Prefetch
 
 from games.models import Game, Seat
+from games.selectors import visible_to
 from games.services.side_effects import notify_waiters
+from players.models import Player
 from pusoy_api.domain_errors import DomainError, ErrorCode
 
 
-def game_locked(game_id: uuid.UUID) -> Game:
-    """The game row, locked until the transaction ends, with its seats read once."""
-    game = (
-        Game.objects.select_for_update(of=("self",))
-        .prefetch_related(
-            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
-        )
-        .filter(pk=game_id)
-        .first()
-    )
+def game_locked(game_id: uuid.UUID, *, viewer: Player | None = None) -> Game:
+    """The game row, locked until the transaction ends, with its seats read once. With a
+    `viewer` (a player's request), a game they may not see is not found, exactly as one
+    that does not exist: a stranger's write learns nothing of a private game."""
+    games = Game.objects.select_for_update(of=("self",)).filter(pk=game_id)
+    if viewer is not None:
+        games = games.filter(visible_to(viewer))
+    game = games.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+    ).first()
     if game is None:
         raise DomainError(ErrorCode.NOT_FOUND, "No such game.")
     return game

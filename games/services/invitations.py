@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import Game, GameStatus, Invitation, InvitationStatus, Visibility
+from games.models import Game, GameStatus, Invitation, InvitationStatus
 from games.services import feed
 from games.services.game_row import game_locked, game_touch
 from games.services.seating import seat_take
@@ -81,12 +81,9 @@ def invitation_create(
 ) -> Invitation:
     """The creator reserves a seat of their waiting game (the first free one, or `seat`)
     for the player named `username`."""
-    game = game_locked(game_id)
+    game = game_locked(game_id, viewer=inviter)
     seats = list(game.seats.all())
     if game.created_by_id != inviter.pk:
-        outsider = not any(s.player_id == inviter.pk for s in seats)
-        if outsider and game.visibility == Visibility.PRIVATE:
-            raise DomainError(ErrorCode.NOT_FOUND, "No such game.")
         raise DomainError(ErrorCode.NOT_THE_CREATOR, "Only the game's creator invites.")
     if game.status != GameStatus.WAITING:
         raise DomainError(ErrorCode.GAME_NOT_WAITING, f"The game is {game.status}.")

@@ -22,6 +22,7 @@ from games.ai import LEVELS
 from games.engine import EngineError, Rules
 from games.errors import domain_error
 from games.models import Game, GameStatus, Invitation, Seat, Visibility
+from games.selectors import game_visible
 from games.services.game_row import game_locked, game_touch
 from games.services.invitations import (
     invitation_accepted,
@@ -142,15 +143,14 @@ def game_join(
     """Take a seat of a waiting game: the one reserved for you by an invitation (this
     accepts it), else a free one, which in a private game needs its invite code. Seats
     reserved for other invited players are not free."""
-    game = game_locked(game_id)
+    game = game_locked(game_id)  # not only as `player` sees it: the invite code opens it too
+    admitted = _invite_code_matches(invite_code, game.invite_code)
+    if not admitted and not game_visible(game_id=game.pk, viewer=player):
+        # Answered as an unknown game: only the code itself reveals a private one.
+        raise DomainError(ErrorCode.NOT_FOUND, "No such game.")
     seats = list(game.seats.all())
     invitations = live_invitations(game)
     mine = next((i for i in invitations if i.invitee_id == player.pk), None)
-    if game.visibility == Visibility.PRIVATE and mine is None:
-        code_ok = invite_code is not None and _invite_code_matches(invite_code, game.invite_code)
-        if not code_ok and not any(s.player_id == player.pk for s in seats):
-            # An outsider learns nothing of a private game, not even that it exists.
-            raise DomainError(ErrorCode.NOT_FOUND, "No such game.")
     if any(s.player_id == player.pk for s in seats):
         raise DomainError(ErrorCode.ALREADY_JOINED, "You already have a seat in this game.")
     if game.status != GameStatus.WAITING:
@@ -163,11 +163,13 @@ def game_join(
     return game
 
 
-def _invite_code_matches(given: str, code: str) -> bool:
-    """Whether `given` is the game's invite `code`, in constant time. Compared as UTF-8
-    bytes: `compare_digest` refuses str with non-ASCII characters (a TypeError), and a
-    code as sent may hold any character."""
-    return bool(code) and hmac.compare_digest(
+def _invite_code_matches(given: str | None, code: str) -> bool:
+    """Whether `given` is the game's invite `code` (a private game's), in constant time.
+    Compared as UTF-8 bytes: `compare_digest` refuses str with non-ASCII characters (a
+    TypeError), and a code as sent may hold any character."""
+    if given is None or not code:
+        return False
+    return hmac.compare_digest(
         given.encode("utf-8", "surrogatepass"), code.encode("utf-8", "surrogatepass")
     )
 
@@ -195,7 +197,7 @@ def game_rematch(*, game_id: uuid.UUID, player: Player) -> Rematch:
     """The next game after a finished one: the same rules, seats, AI levels, target,
     time limit and visibility; the requester sits where they sat and the other humans
     are invited to theirs. Asked for again (by anyone), the same game is the answer."""
-    game = game_locked(game_id)
+    game = game_locked(game_id, viewer=player)
     seats = list(game.seats.all())
     if not any(s.player_id == player.pk for s in seats):
         raise DomainError(ErrorCode.NOT_A_PARTICIPANT, "You had no seat in this game.")

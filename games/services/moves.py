@@ -51,7 +51,7 @@ def move_submit(
     expected_seq: int | None = None,
 ) -> MoveOutcome:
     """A human's move. Refusals raise DomainError and change nothing."""
-    game = game_locked(game_id)
+    game = game_locked(game_id, viewer=player)
     mine = next((s for s in game.seats.all() if s.player_id == player.pk), None)
     if mine is None:
         raise DomainError(ErrorCode.NOT_A_PARTICIPANT, "You have no seat in this game.")

@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from games.models import Game, Invitation
-from tests.api.helpers import client_for, create_game
+from tests.api.helpers import client_for, create_game, start_human_game
 
 pytestmark = pytest.mark.django_db
 
@@ -45,8 +45,7 @@ def test_a_private_game_is_invisible_to_outsiders_everywhere():
     for path in ("join", "leave", "cancel", "resign", "rematch", "invitations"):
         body = {"username": "eve"} if path == "invitations" else {}
         response = eve.post(f"/api/v1/games/{game_id}/{path}", body, format="json")
-        assert response.status_code in (403, 404), (path, response.json())
-        assert code_of(response) in ("not_found", "not_a_participant"), path
+        assert (response.status_code, code_of(response)) == (404, "not_found"), path
     for query in ("", "?status=waiting"):
         listed = {g["id"] for g in eve.get(f"/api/v1/games{query}").json()["results"]}
         assert game_id not in listed
@@ -184,6 +183,8 @@ def test_a_string_no_username_can_be_is_refused_by_its_form(name):
     assert (invite.status_code, invite.json()["error"]["code"]) == (400, "invalid_input")
 
 
+# --- What a stranger learns of a private game: exactly what an unknown id tells ----------
+
 UNKNOWN = "7d0c3f1e-0000-4000-8000-000000000000"
 
 
@@ -191,6 +192,75 @@ def answer(client, method: str, game_id: str, suffix: str, body) -> tuple[int, d
     url = f"/api/v1/games/{game_id}{suffix}"
     response = client.get(url) if method == "get" else client.post(url, body, format="json")
     return response.status_code, response.json()
+
+
+# Every endpoint under games/{id}/, with a body that passes its form (so the answer is
+# decided by the game, not by the body).
+PER_GAME = [
+    ("get", "", None),
+    ("get", "/state", None),
+    ("get", "/hint", None),
+    ("get", "/moves", None),
+    ("get", "/moves?deal=1&since=0", None),
+    ("get", "/moves?wait=0.2", None),
+    ("get", "/deals/1/record", None),
+    ("get", "/deals/1/replay", None),
+    ("get", "/deals/1/replay?at=0", None),
+    ("post", "/join", {}),
+    ("post", "/join", {"seat": 1}),
+    ("post", "/join", {"invite_code": "not-the-code"}),
+    ("post", "/leave", None),
+    ("post", "/cancel", None),
+    ("post", "/resign", None),
+    ("post", "/rematch", None),
+    ("post", "/invitations", {"username": "ana"}),
+    ("post", "/moves", {"action": "pass"}),
+    ("post", "/moves", {"action": "play", "cards": ["3C"], "expected_seq": 0}),
+]
+
+
+def private_games(ana, ben) -> dict[str, str]:
+    """A waiting private game and an active one (ben joined it by its code)."""
+    waiting = create_game(ana, [{"type": "human"}] * 2, visibility="private")
+    active = create_game(ana, [{"type": "human"}] * 2, visibility="private")
+    joined = ben.post(
+        f"/api/v1/games/{active['id']}/join", {"invite_code": active["invite_code"]}, format="json"
+    )
+    assert joined.json()["status"] == "active"
+    return {"waiting": waiting["id"], "active": active["id"]}
+
+
+def assert_answers_as_unknown(client, game_id: str) -> None:
+    for method, suffix, body in PER_GAME:
+        before = Game.objects.get(pk=game_id).version
+        unknown = answer(client, method, UNKNOWN, suffix, body)
+        assert unknown[0] == 404, (method, suffix, unknown)
+        assert answer(client, method, game_id, suffix, body) == unknown, (method, suffix)
+        assert Game.objects.get(pk=game_id).version == before, (method, suffix)
+
+
+def test_every_endpoint_of_a_private_game_answers_a_stranger_as_for_an_unknown_id():
+    ana, ben, eve = client_for("ana"), client_for("ben"), client_for("eve")
+    for game_id in private_games(ana, ben).values():
+        assert_answers_as_unknown(eve, game_id)
+
+
+def test_a_stranger_in_a_public_game_is_still_told_they_have_no_seat():
+    active, clients = start_human_game(2, hints=True)
+    waiting = create_game(clients[0], [{"type": "human"}] * 2)["id"]
+    eve = client_for("eve")
+    refusals = [
+        ("post", active, "/resign", None),
+        ("post", active, "/moves", {"action": "pass"}),
+        ("get", active, "/hint", None),
+        ("post", waiting, "/leave", None),
+        ("post", waiting, "/cancel", None),
+    ]
+    for method, game_id, suffix, body in refusals:
+        status, refusal = answer(eve, method, game_id, suffix, body)
+        assert (status, refusal["error"]["code"]) == (403, "not_a_participant"), suffix
+    status, state = answer(eve, "get", active, "/state", None)
+    assert (status, state["view"]) == (200, "spectator")
 
 
 # Full-width "abc" among them: a code is compared as sent, never normalised.
@@ -217,3 +287,11 @@ def test_the_invite_code_is_taken_as_sent():
         assert unknown[0] == 404
         assert answer(eve, "post", game["id"], "/join", {"invite_code": code}) == unknown, code
     assert answer(eve, "post", game["id"], "/join", {"invite_code": game["invite_code"]})[0] == 200
+
+
+def test_a_pending_invitee_sees_the_game_but_only_the_creator_invites():
+    ana, ben = client_for("ana"), client_for("ben")
+    client_for("cia")
+    game = create_game(ana, [{"type": "human"}] * 3, visibility="private", invite=["ben"])
+    status, body = answer(ben, "post", game["id"], "/invitations", {"username": "cia"})
+    assert (status, body["error"]["code"]) == (403, "not_the_creator")
