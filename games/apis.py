@@ -471,7 +471,7 @@ class InvitationAcceptApi(InvitationAnswerApi):
     post=extend_schema(
         operation_id="invitations_decline",
         summary="Decline an invitation",
-        description="The seat it reserved is open again.",
+        description="The seat it reserved is open again; a private game is no longer shown to you.",
         request=None,
         responses={200: InvitationSerializer, **error_responses(401, 404, 409, 429, 503)},
     )

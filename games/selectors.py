@@ -45,9 +45,18 @@ from pusoy_api.domain_errors import DomainError, ErrorCode
 
 def visible_to(player: Player) -> Q:
     """The games `player` may see: public ones, and private ones they have a seat in or
-    were invited to. Others are, to them, not there at all."""
+    an invitation they can still answer (to look before they do). Others are, to them,
+    not there at all: a declined, expired or cancelled invitation shows nothing, and an
+    accepted one counts only while its seat does."""
     seated = Exists(Seat.objects.filter(game=OuterRef("pk"), player=player))
-    invited = Exists(Invitation.objects.filter(game=OuterRef("pk"), invitee=player))
+    invited = Exists(
+        Invitation.objects.filter(
+            game=OuterRef("pk"),
+            invitee=player,
+            status=InvitationStatus.PENDING,
+            expires_at__gt=timezone.now(),
+        )
+    )
     return Q(visibility=Visibility.PUBLIC) | Q(seated) | Q(invited)
 
 

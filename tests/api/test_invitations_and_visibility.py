@@ -289,9 +289,48 @@ def test_the_invite_code_is_taken_as_sent():
     assert answer(eve, "post", game["id"], "/join", {"invite_code": game["invite_code"]})[0] == 200
 
 
+# --- Which invitations show a private game ---------------------------------------------
+
+
+def test_a_declined_invitation_no_longer_shows_the_private_game():
+    ana, ben = client_for("ana"), client_for("ben")
+    game = create_game(ana, [{"type": "human"}] * 3, visibility="private", invite=["ben"])
+    # Pending: ben may look before answering (as a spectator, without the code).
+    state = ben.get(f"/api/v1/games/{game['id']}/state")
+    assert (state.status_code, state.json()["view"]) == (200, "spectator")
+    assert game["id"] in {g["id"] for g in ben.get("/api/v1/games").json()["results"]}
+    declined = ben.post(f"/api/v1/invitations/{pending(ben)[0]['id']}/decline")
+    assert declined.json()["status"] == "declined"
+    assert_answers_as_unknown(ben, game["id"])
+    assert game["id"] not in {g["id"] for g in ben.get("/api/v1/games").json()["results"]}
+
+
+def test_an_expired_or_cancelled_invitation_no_longer_shows_the_private_game():
+    ana, ben, cia = client_for("ana"), client_for("ben"), client_for("cia")
+    expiring = create_game(ana, [{"type": "human"}] * 2, visibility="private", invite=["ben"])
+    cancelled = create_game(ana, [{"type": "human"}] * 2, visibility="private", invite=["cia"])
+    assert ben.get(f"/api/v1/games/{expiring['id']}").status_code == 200
+    Invitation.objects.filter(game_id=expiring["id"]).update(
+        expires_at=timezone.now() - dt.timedelta(seconds=1)
+    )  # past its time, not yet marked expired by the periodic task
+    assert_answers_as_unknown(ben, expiring["id"])
+    assert ana.post(f"/api/v1/games/{cancelled['id']}/cancel").status_code == 200
+    assert Invitation.objects.get(game_id=cancelled["id"]).status == "cancelled"
+    assert_answers_as_unknown(cia, cancelled["id"])
+
+
 def test_a_pending_invitee_sees_the_game_but_only_the_creator_invites():
     ana, ben = client_for("ana"), client_for("ben")
     client_for("cia")
     game = create_game(ana, [{"type": "human"}] * 3, visibility="private", invite=["ben"])
     status, body = answer(ben, "post", game["id"], "/invitations", {"username": "cia"})
     assert (status, body["error"]["code"]) == (403, "not_the_creator")
+
+
+def test_an_invitee_who_took_the_seat_and_left_no_longer_sees_the_private_game():
+    ana, ben = client_for("ana"), client_for("ben")
+    game = create_game(ana, [{"type": "human"}] * 3, visibility="private", invite=["ben"])
+    accepted = ben.post(f"/api/v1/invitations/{pending(ben)[0]['id']}/accept")
+    assert accepted.json()["status"] == "accepted"
+    assert ben.post(f"/api/v1/games/{game['id']}/leave").status_code == 200
+    assert_answers_as_unknown(ben, game["id"])
