@@ -19,8 +19,9 @@ def test_ai_move_retries_transient_database_errors(monkeypatch):
         return True
 
     monkeypatch.setattr(services, "ai_turn_play", flaky)
-    # Let the retry happen instead of raising at once, as a worker would.
-    monkeypatch.setitem(celery_app.conf, "task_eager_propagates", False)
+    # Let the retry happen instead of raising at once, as a worker would. (Under the
+    # name the Django settings give it: Celery 5.6 reads that one first.)
+    monkeypatch.setitem(celery_app.conf, "CELERY_TASK_EAGER_PROPAGATES", False)
     # In eager mode a retry runs the task again at once (no countdown) inside the call.
     tasks.ai_move.apply(args=("g", 1, 5), throw=False)
     assert len(calls) == 3
