@@ -591,7 +591,12 @@ class MovesApi(AsyncAPIView):
             seconds=wait,
             read=read,
             # News: a move after `since`, or another deal than the one the client saw.
-            is_news=lambda answer: bool(answer["moves"]),
+            # Unnamed, that deal is the one `since` counts in: a `since` past the current
+            # deal's last move belongs to a deal that has ended since, and the answer
+            # (with the new deal's number) is news at once.
+            is_news=lambda answer: (
+                bool(answer["moves"]) or (deal is None and since > answer["last_seq"])
+            ),
             is_final=lambda answer: answer["finished"],
         )
         return Response(body)

@@ -74,7 +74,7 @@ def game_resign(*, game_id: uuid.UUID, player: Player) -> Game:
     if game.status != GameStatus.ACTIVE:
         raise DomainError(ErrorCode.GAME_NOT_ACTIVE, f"The game is {game.status}.")
     if seat.status == SeatStatus.RESIGNED:
-        raise DomainError(ErrorCode.GAME_NOT_ACTIVE, "You have resigned this game already.")
+        raise DomainError(ErrorCode.SEAT_RESIGNED, "You have resigned this game already.")
     if game.rated:
         # Rated as last in the deal they walk away from, against who is still in it.
         others = [e for s in game.seats.all() if s.pk != seat.pk and (e := seat_entrant(s))]

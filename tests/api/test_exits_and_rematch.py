@@ -83,8 +83,10 @@ def test_a_resigned_seat_is_played_by_an_ai_to_the_end_and_ranked_last():
     assert resigned.status_code == 200, resigned.json()
     assert resigned.json()["seats"][1]["status"] == "resigned"
     assert Player.objects.get(username="ben").games_played == played_before + 1
+    # Resigning again: the game is active, their seat is what refuses (it was 409
+    # game_not_active, the code for a game that is not).
     again = post(ben, game_id, "resign")
-    assert (again.status_code, code_of(again)) == (409, "game_not_active")
+    assert (again.status_code, code_of(again)) == (409, "seat_resigned")
     # The two others play on; the AI takes ben's turns (in-process in tests).
     rng = random.Random(8)
     for _ in range(3000):

@@ -444,3 +444,30 @@ def test_a_wait_answers_when_the_game_ends_without_a_move(game, spy, no_recheck)
     assert resigned.json()["status"] == "abandoned"
     assert spy.ends == [True]  # woken by the change, not timed out
     assert response.json() == {"deal": 1, "last_seq": last, "finished": True, "moves": []}
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_a_wait_without_a_deal_answers_at_once_once_the_next_deal_has_begun(spy):
+    """`since` without `deal` counts in the deal the client last saw. When that deal has
+    ended and the next begun, the wait answers at once with the new deal's number (the
+    client starts it again from 0), not when its time runs out (it did, 25 s late)."""
+    from tests.api.helpers import rig_deal
+    from tests.games.helpers import OUT_ON_TWO_DEUCES, SEAT_0_GOES_OUT
+
+    game_id, clients = start_human_game(4, target_deals=3)
+    rig_deal(game_id, OUT_ON_TWO_DEUCES)
+    for seat, text in SEAT_0_GOES_OUT:
+        body = {"action": "pass"} if text == "pass" else {"action": "play", "cards": text.split()}
+        moved = clients[seat].post(f"/api/v1/games/{game_id}/moves", body, format="json")
+        assert moved.status_code == 201, moved.json()
+    assert state_of(clients[0], game_id)["deal"]["number"] == 2
+    seen = len(SEAT_0_GOES_OUT)  # the last seq of deal 1, as the client saw it
+    response = clients[1].get(f"/api/v1/games/{game_id}/moves?since={seen}&wait=20")
+    assert response.status_code == 200
+    assert response.json()["deal"] == 2
+    assert spy.timeouts == []  # answered from its first read, without waiting
+    # Naming the deal keeps the old meaning: deal 2 has no move after 0 yet, so it waits.
+    named = clients[1].get(f"/api/v1/games/{game_id}/moves?deal=2&since=0&wait=0.2")
+    assert named.json()["moves"] == []
+    assert spy.timeouts  # it waited
