@@ -502,6 +502,23 @@ class LiveServer:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
+@contextlib.contextmanager
+def sqlite_server(
+    directory: Path, *, name: str, env: dict[str, str] | None = None, log_chars: int = 4000
+) -> Iterator[LiveServer]:
+    """A started LiveServer on a SQLite file of its own in `directory`, with its tasks in
+    the web process: `scripts/serve.sh` with nothing configured. The tail of its log is
+    printed when it stops (pytest shows it with a failure)."""
+    database = directory / "db.sqlite3"
+    web = LiveServer({"DATABASE_URL": f"sqlite:///{database}", **(env or {})}, name=name)
+    try:
+        web.start()
+        yield web
+    finally:
+        print(f"\n===== {name} server log (last {log_chars} chars) =====\n{web.log()[-log_chars:]}")
+        web.close()
+
+
 class CeleryProcess:
     """`celery worker` (with an embedded beat when asked) in a process group of its own;
     `env` is its whole environment (a live server's, plus what the test changes)."""

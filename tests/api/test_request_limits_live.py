@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.throwaway import LiveServer
+from tests.throwaway import LiveServer, sqlite_server
 
 pytestmark = pytest.mark.slow
 
@@ -20,14 +20,8 @@ PATH = "/api/v1/records/verify"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory) -> Iterator[LiveServer]:
-    database = tmp_path_factory.mktemp("limits") / "db.sqlite3"
-    web = LiveServer({"DATABASE_URL": f"sqlite:///{database}"}, name="limits")
-    try:
-        web.start()
+    with sqlite_server(tmp_path_factory.mktemp("limits"), name="limits") as web:
         yield web
-    finally:
-        print(f"\n===== server log (last 4000 chars) =====\n{web.log()[-4000:]}")
-        web.close()
 
 
 def head(framing: str) -> bytes:

@@ -19,12 +19,12 @@ NO_HANG_SECONDS = 6.0
 
 def need(available: bool, what: str) -> None:
     """Skip (saying why) on a machine without the binaries; CI, which sets
-    PUSOY_REQUIRE_SERVICES=1, fails instead, so the fault tests cannot vanish silently."""
+    PUSOY_REQUIRE_SERVICES=1, fails instead, so no such test can vanish silently."""
     if available:
         return
     if REQUIRE_SERVICES:
         pytest.fail(f"{what} not installed and PUSOY_REQUIRE_SERVICES=1")
-    pytest.skip(f"{what} not installed: fault tests need it")
+    pytest.skip(f"{what} not installed: this test needs it")
 
 
 def register(server: LiveServer, username: str) -> str:

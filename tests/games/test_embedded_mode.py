@@ -11,28 +11,20 @@ from collections.abc import Iterator
 import pytest
 
 from tests.faults.helpers import register
-from tests.throwaway import LiveServer
+from tests.throwaway import LiveServer, sqlite_server
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory) -> Iterator[LiveServer]:
-    database = tmp_path_factory.mktemp("embedded") / "db.sqlite3"
-    web = LiveServer(
-        {
-            "DATABASE_URL": f"sqlite:///{database}",
-            "EMBEDDED_TASKS": "background",
-            "SWEEP_INTERVAL_SECONDS": "1",
-        },
+    with sqlite_server(
+        tmp_path_factory.mktemp("embedded"),
         name="embedded",
-    )
-    try:
-        web.start()
+        env={"EMBEDDED_TASKS": "background", "SWEEP_INTERVAL_SECONDS": "1"},
+        log_chars=8000,
+    ) as web:
         yield web
-    finally:
-        print(f"\n===== embedded server log (last 8000 chars) =====\n{web.log()[-8000:]}")
-        web.close()
 
 
 def history(server, token, game_id, since, wait):
