@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import socket
 import uuid
@@ -45,8 +46,13 @@ REST_FRAMEWORK = {
 }
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-# Several checkouts (or developers) on one Postgres server each get their own test DB.
-DATABASES["default"]["TEST"] = {"NAME": os.environ.get("PUSOY_TEST_DB", "test_pusoy")}  # noqa: F405
+# Several checkouts on one Postgres server each get their own test databases, named after
+# the checkout's path unless PUSOY_TEST_DB says: two runs sharing a name drop each other's
+# databases mid-run (a CI run beside a developer's once failed that way).
+_CHECKOUT = hashlib.sha256(str(BASE_DIR).encode()).hexdigest()[:8]  # noqa: F405
+DATABASES["default"]["TEST"] = {  # noqa: F405
+    "NAME": os.environ.get("PUSOY_TEST_DB") or f"test_pusoy_{_CHECKOUT}"
+}
 
 # Tasks run in-process unless a test asks for the real worker (tests/celery_worker.py),
 # which only turns eager mode off: broker and queue stay fixed for the whole session,

@@ -6,7 +6,6 @@ streams holding no database connection and no thread each."""
 
 from __future__ import annotations
 
-import os
 import random
 import time
 from collections.abc import Iterator
@@ -15,6 +14,7 @@ from typing import Any
 
 import psycopg
 import pytest
+from django.conf import settings
 
 from tests.faults.helpers import register
 from tests.notifications.sse import StreamReader
@@ -23,7 +23,8 @@ from tests.throwaway import LiveServer, wait_for
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
 PG = {"host": "127.0.0.1", "port": 5432, "user": "postgres"}
-DB = os.environ.get("PUSOY_TEST_DB", "test_pusoy") + "_stream"
+# Beside the run's own test databases, so two checkouts never share it.
+DB = settings.DATABASES["default"]["TEST"]["NAME"] + "_stream"
 POOL = 4
 
 
