@@ -70,4 +70,8 @@ def test_a_query_longer_than_the_request_deadline_is_cut_and_not_reused(client, 
 def test_outside_a_request_queries_are_not_bounded(settings):
     settings.DB_QUERY_TIMEOUT = 0.2
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_sleep(0.5)")
+        # Past the request deadline, yet answered: a task or a command is not cut.
+        cursor.execute("SELECT pg_sleep(0.5), 1")
+        assert cursor.fetchone()[1] == 1
+        cursor.execute("SHOW statement_timeout")
+        assert cursor.fetchone()[0] == "0"
