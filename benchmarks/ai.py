@@ -35,6 +35,7 @@ def positions(count: int, rng: random.Random) -> list[PlayerView]:
         rules = PRESETS[presets[len(views) % len(presets)]]
         state = DealState.from_seed(rules, rng.randbytes(32), 4)
         while not state.is_over and len(views) < count:
+            assert state.turn is not None  # a deal not over always has a seat to move
             view = state.view(state.turn)
             views.append(view)
             state.apply(choose_move("heuristic", view, rng))

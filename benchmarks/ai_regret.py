@@ -31,6 +31,7 @@ import time
 from benchmarks.heuristic_deals import deal_positions
 from games import compiled
 from games.ai import Budget, expert
+from games.ai.heuristic import heuristic_play
 from games.ai.worlds import cards_dealt
 from games.engine import PlayerView, Rules
 from games.engine.fast import PASS_PLAY, FastState
@@ -74,7 +75,7 @@ def _score(view: PlayerView, hands: list[int], budget: Budget, salt: str) -> Sco
     dealt = cards_dealt(view)
     plays = root.legal_plays()
     every = [*plays, PASS_PLAY] if root.beat_key >= 0 else list(plays)
-    default = expert.heuristic_play(root)
+    default = heuristic_play(root)
     values = {p: expert.play_out(root, p, me, dealt, expert._reward) for p in every}
     cands = expert.candidates(root, plays, default)
     best = max(values.values())

@@ -63,7 +63,9 @@ REWARDS: dict[str, Reward] = {
 
 def _play(task: tuple[str, int, str, int, int, str]) -> DealOutcome:
     reward, index, scoring, players, rollouts, seed = task
-    expert._reward = REWARDS[reward]
+    # Each pool worker is its own process: swapping the module's reward there is the
+    # experiment, and touches no other run.
+    expert._reward = REWARDS[reward]  # type: ignore[assignment]
     seats = ("expert",) + ("heuristic",) * (players - 1)
     rules = Rules.from_spec({"preset": "philippine", "scoring": scoring})
     return play_deal((index, seats, rules, seed, Budget(seconds=30, iterations=rollouts)))

@@ -42,12 +42,20 @@ from typing import Any
 import psycopg
 
 ROOT = Path(__file__).resolve().parent.parent
-PG = {"host": "127.0.0.1", "port": 5432, "user": "postgres"}
+PG: dict[str, Any] = {"host": "127.0.0.1", "port": 5432, "user": "postgres"}
 DB = "pusoy_bench"
 PASSWORD = "bench-" + secrets.token_hex(8)
 
 
 # --- Helpers -----------------------------------------------------------------------------
+
+
+def scalar(conn: psycopg.Connection[Any], sql: str, params: list[Any] | None = None) -> Any:
+    """The one value a statement that always answers one row answers."""
+    row = conn.execute(sql, params).fetchone()
+    if row is None:
+        raise RuntimeError(f"no row from {sql!r}")
+    return row[0]
 
 
 def pct(values: list[float], q: float) -> float:
@@ -137,6 +145,13 @@ class Server:
     # Extra environment for the server (e.g. a Celery broker for AI benchmarks).
     extra_env: dict[str, str] = field(default_factory=dict)
 
+    @property
+    def pid(self) -> int:
+        """The gunicorn master's pid, once started."""
+        if self.proc is None:
+            raise RuntimeError("the server has not been started")
+        return self.proc.pid
+
     def __enter__(self) -> Server:
         log = open(self.logdir / f"gunicorn-{self.port}.log", "wb")
         self.proc = subprocess.Popen(
@@ -195,6 +210,13 @@ class Http:
         self.port, self.token = port, token
         self.conn: http.client.HTTPConnection | None = None
         self.last = 0.0
+
+    @property
+    def bearer(self) -> str:
+        """The token of a client that has one (every registered player)."""
+        if self.token is None:
+            raise RuntimeError("an anonymous client has no token")
+        return self.token
 
     def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any, float]:
         """(status, JSON body, seconds from sending to the last byte)."""
@@ -294,7 +316,7 @@ def bench_move_latency(server: Server, moves: int) -> dict[str, Any]:
             " (id bigserial PRIMARY KEY, payload jsonb, created_at timestamptz DEFAULT now())"
         )
         bare.commit()
-        game_id, turn = None, None
+        game_id, turn = "", None
         for _ in range(5):  # warm-up: connections, caches
             bare.execute("INSERT INTO bench_commit (payload) VALUES (%s)", [payload])
             bare.commit()
@@ -411,7 +433,7 @@ async def bench_long_poll(server: Server, waiters: int) -> dict[str, Any]:
     sent = time.monotonic()
     tasks = []
     for i in range(waiters):
-        tasks.append(asyncio.create_task(long_poll_request(server.port, path, watcher.token)))
+        tasks.append(asyncio.create_task(long_poll_request(server.port, path, watcher.bearer)))
         if i % 50 == 49:
             await asyncio.sleep(0.05)
     # Every waiter has had its first answer once the worker's CPU is quiet again.
@@ -521,9 +543,9 @@ def machine() -> str:
         kib = int(Path("/proc/meminfo").read_text().split()[1])
         mem = f"{kib / 1024 / 1024:.0f} GiB"
     with psycopg.connect(dbname="postgres", **PG) as conn:
-        version = conn.execute("SHOW server_version").fetchone()[0]
-        sync = conn.execute("SHOW synchronous_commit").fetchone()[0]
-        fsync = conn.execute("SHOW fsync").fetchone()[0]
+        version = scalar(conn, "SHOW server_version")
+        sync = scalar(conn, "SHOW synchronous_commit")
+        fsync = scalar(conn, "SHOW fsync")
     return (
         f"{cpu}, {os.cpu_count()} CPUs, {mem} RAM; {platform.system()} {platform.release()}; "
         f"Python {platform.python_version()}; PostgreSQL {version} on loopback "

@@ -75,7 +75,7 @@ class Stream:
 
 def bench_latency(server: Server, moves: int) -> dict[str, Any]:
     players = register(server.port, 4, "evlat")
-    stream = Stream(server.port, players[0].token)
+    stream = Stream(server.port, players[0].bearer)
     rng = random.Random(3)
     sent: list[float] = []
     answered: list[float] = []
@@ -98,7 +98,9 @@ def bench_latency(server: Server, moves: int) -> dict[str, Any]:
             if after["status"] == "active" and not after["deal"]["is_over"]
             else None
         )
-    from_write, from_sent, from_answer = [], [], []
+    from_write: list[float] = []
+    from_sent: list[float] = []
+    from_answer: list[float] = []
     deadline = time.monotonic() + 30
     while len(from_write) < moves and time.monotonic() < deadline:
         kind, _, created, seen = stream.received.get(timeout=30)
@@ -140,7 +142,7 @@ async def bench_crowd(server: Server, clients: int) -> dict[str, Any]:
     opened = [asyncio.Event() for _ in range(clients)]
     tasks = []
     for i in range(clients):
-        token = players[i % 4].token
+        token = players[i % 4].bearer
         tasks.append(asyncio.create_task(open_stream(server.port, token, opened[i])))
         if i % 50 == 49:
             await asyncio.sleep(0.05)

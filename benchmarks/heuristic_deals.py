@@ -17,6 +17,7 @@ def deal_positions(
     it: the view of the seat to move and every seat's hand as a card mask."""
     state = DealState.from_seed(rules, seed, players)
     while not state.is_over:
+        assert state.turn is not None  # a deal not over always has a seat to move
         view = state.view(state.turn)
         yield view, [sum(c.mask for c in hand) for hand in state.hands]
         state.apply(heuristic_move(view, rng))

@@ -49,7 +49,7 @@ def main() -> None:
                 )
                 for player in players[1:]:
                     player.ok("POST", f"/api/v1/games/{game['id']}/join", {})
-                turn = bench.first_turn(players, game["id"])
+                turn: int | None = bench.first_turn(players, game["id"])
                 while turn is not None:
                     client = players[turn]
                     status, _, elapsed = client.call("GET", f"/api/v1/games/{game['id']}/state")

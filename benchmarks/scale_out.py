@@ -229,7 +229,7 @@ def main() -> None:
                         for t in pair:
                             t.join()
 
-                web = [one.proc.pid, two.proc.pid]
+                web = [one.pid, two.pid]
                 workers = [p.pid for p in processes]
                 cpu_before = {
                     "web": cpu_seconds([d for p in web for d in descendants(p)]),

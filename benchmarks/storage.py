@@ -17,7 +17,7 @@ import sys
 
 import psycopg
 
-from benchmarks.api import PG, admin, machine
+from benchmarks.api import PG, admin, machine, scalar
 
 DB = "pusoy_bench_storage"
 TABLES = (
@@ -32,8 +32,8 @@ TABLES = (
 
 
 def sizes(conn: psycopg.Connection, table: str) -> tuple[int, int]:
-    rows = conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
-    size = conn.execute("SELECT pg_total_relation_size(%s)", [table]).fetchone()[0]
+    rows = scalar(conn, f"SELECT count(*) FROM {table}")
+    size = scalar(conn, "SELECT pg_total_relation_size(%s)", [table])
     return rows, size
 
 
@@ -65,9 +65,12 @@ def play(games: int) -> None:
         while (game := Game.objects.get(pk=game.pk)).status == "active":
             deal = Deal.objects.get(game=game, number=game.current_deal_number)
             move = rng.choice(DealState.from_dict(deal.snapshot).legal_moves())
+            assert deal.turn is not None  # an active game's current deal has a seat to move
+            player = by_seat[deal.turn]
+            assert player is not None  # every seat here is a human's
             services.move_submit(
                 game_id=game.pk,
-                player=by_seat[deal.turn],
+                player=player,
                 action=move.action,
                 cards=format_cards(move.cards) or None,
             )
@@ -93,8 +96,8 @@ def main() -> None:
         os.environ.pop("CELERY_BROKER_URL", None)
         play(args.games)
         with psycopg.connect(dbname=DB, autocommit=True, **PG) as conn:
-            games = conn.execute("SELECT count(*) FROM games_game").fetchone()[0]
-            moves = conn.execute("SELECT count(*) FROM games_move").fetchone()[0]
+            games = scalar(conn, "SELECT count(*) FROM games_game")
+            moves = scalar(conn, "SELECT count(*) FROM games_move")
             print(
                 f"\n{games} finished 4-player matches of 3 deals,"
                 f" {moves / games:.0f} moves per game"

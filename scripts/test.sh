@@ -33,6 +33,10 @@ mypy games players pusoy_api notifications webhooks ratings webclient --exclude 
 echo "==> mypy --strict on the engine and the bots"
 mypy games/engine games/ai
 
+# The benchmarks and scripts are run by hand, so nothing else would notice when they rot.
+echo "==> mypy on the benchmarks and scripts"
+mypy benchmarks scripts
+
 # These two read only the code; an in-memory database keeps them from touching Postgres.
 echo "==> migrations are up to date"
 DJANGO_SETTINGS_MODULE=pusoy_api.settings.test DATABASE_URL=sqlite://:memory: \
