@@ -35,52 +35,39 @@ from games.engine.state import PlayerView
 Reward = Callable[[FastState, int, list[int]], float]
 
 
+# The search's constants. Each was measured against the alternatives; the runs, numbers
+# and commands are in docs/ai.md, "The expert's constants".
+
 # Candidates the search considers at most (the heuristic's choice always among them).
 MAX_CANDIDATES: Final = 14
 # A candidate is dropped when its mean is this many standard errors below the best's.
-# The evidence is looked at after every world, and the first looks, a few worlds of a
-# reward with long tails (doubled stakes, many cards left), misjudge the spread: a
-# lower bar lets a streak of bad worlds drop the best candidate early, and the search
-# then spends its time confirming the mistake. Measured at 100 ms (docs/ai.md
-# "Asking more evidence"): 4 won 1.7 points more deuces-double deals than 2.9 over
-# three seeds, 6 no more than 4; 1 s already dropped at 4, and 6 for the 1 s expert only
-# did no better head to head (docs/ai.md "Notes and limits", "Spending a big budget").
+# A high bar, because the first few worlds of a long-tailed reward misjudge the spread.
 ELIMINATE_Z: Final = 4.0
 # Rollouts per second of one idle core (``benchmarks.ai``): a time budget in rollouts,
-# for ``SHARP_READING_FROM``. The compiled search (``games.compiled``) runs about 2.5 times
-# as many as the sources.
+# for ``SHARP_READING_FROM``; the compiled search (``games.compiled``) runs more.
 ROLLOUTS_PER_SECOND: Final = 10_000 if compiled.STATUS == "compiled" else 3500
+# No candidate is dropped before this many worlds have been played.
 MIN_WORLDS_BEFORE_ELIMINATION: Final = 8
-# Budgets worth this many rollouts or more read the history sharper: chains run
+# Budgets worth this many rollouts or more read the history sharper: the chains run
 # SHARP_BURN_IN steps before their first world and SHARP_STEPS between two (instead of
-# ``inference``'s 20 and 6), which place about 48% of the hidden cards right instead of
-# 43%, at about 1.5 ms more per world (docs/ai.md "Reading the history by chains"). A
-# short search cannot spare that; a long one has worlds to spare, since more of the same
-# worlds stop paying at a few hundred rollouts.
+# ``inference``'s 20 and 6); only a long search has the time for it.
 SHARP_READING_FROM: Final = 3000
 SHARP_BURN_IN: Final = 200
 SHARP_STEPS: Final = 30
 # The heuristic's choice stands unless another move is this many standard errors better.
 KEEP_DEFAULT_Z: Final = 1.0
-# A world's reward is the seat's payment in the deal's own scoring (``deal_payments``:
-# what the winner collects, or what this seat pays), so the search plays for points;
-# under ``deuces-double`` a loser's cards cost nothing, and this small share of the
-# cards left (as dealt) breaks ties between losing lines by how near they came.
-# In a match (``view.match``), the reward is the chance of winning the match instead
+# A world's reward is the seat's payment in the deal's own scoring (``deal_payments``), so
+# the search plays for points; under ``deuces-double`` a loser's cards cost nothing, and
+# this share of the cards left (as dealt) breaks ties between losing lines. In a match
+# (``view.match``) the reward is the chance of winning the match instead
 # (``games.ai.match.match_value``), and every seat's rollouts play its match stance.
 NEAR_MISS_WEIGHT: Final = 0.1
-# Under ``deuces-double`` going out first also adds this many stakes to the search's
-# reward (not to the points scored). The payment alone is a noisy signal there: most
-# deals are worth one stake, a few 2, 4 or 8 when the winner goes out on 2s, and in a
-# short search those rare doubled stakes sway which line looks best more than the
-# chance of going out does. With 2 the expert won more deals than with 0 and no fewer
-# points; since candidates are dropped at 4 standard errors, 10 won 1.6 points more
-# deals than 2 [+0.2, +3.0] over three seeds, payment level (docs/ai.md "Playing for
-# points": 0, 1, 2, 4, 6 and 10 stakes compared on the same deals).
+# Under ``deuces-double``, stakes added to the search's reward (not to the points scored)
+# for going out first: the payment alone is a noisy signal there, swayed by rare doubled
+# stakes more than by the chance of going out.
 WIN_BONUS: Final = 10.0
-# In a match, the deal's payment (in spreads of a deal's points) at this weight is
-# added to the chance of winning the match: in a deal that ends the match that chance
-# is 1 or 0, the same for most lines, and the points then tell them apart.
+# In a match, the deal's payment (in spreads of a deal's points) at this weight is added
+# to the chance of winning the match, which is 1 or 0 for most lines of a last deal.
 MATCH_TIE_BREAK: Final = 0.02
 
 
@@ -216,12 +203,9 @@ def search(
         collect_as_before()
 
 
-# Rollouts make and drop many small lists and no reference cycles; at the collector's
-# default threshold (a young collection per 700 net allocations) it took about a
-# quarter of the compiled search's time. A search raises the threshold to this; the
-# collections it still makes run inside the search, where the deadline counts them
-# (pausing the collector instead moved a collection of everything the search had
-# cached into the move's time after the deadline: up to 40 ms at a 100 ms budget).
+# Rollouts make many small lists and no reference cycles: a search raises the cyclic
+# collector's young-generation threshold to this while it runs, so collections are rare
+# and still fall inside the search's deadline (docs/ai.md, "The compiled search").
 SEARCH_GC_THRESHOLD: Final = 10_000
 _gc_lock = threading.Lock()
 _gc_searches = 0
