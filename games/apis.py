@@ -26,7 +26,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
-from games import idempotency, longpoll, selectors, services
+from games import idempotency, selectors, services
 from games.engine import verify_record
 from games.inputs import (
     MAX_SEQ,
@@ -60,6 +60,8 @@ from pusoy_api.fields import (
 )
 from pusoy_api.openapi import error_responses
 from pusoy_api.pagination import StrictLimitOffsetPagination
+from pusoy_api.realtime import longpoll
+from pusoy_api.realtime.keys import game_key
 
 MAX_DEAL = 32767
 
@@ -486,7 +488,7 @@ class InvitationDeclineApi(InvitationAnswerApi):
 class MovesApi(AsyncAPIView):
     """POST a move; GET the public history, long-polling with `?wait=`.
 
-    An async DRF view (adrf): a GET that waits awaits the long-poll hub (games.longpoll)
+    An async DRF view (adrf): a GET that waits awaits the long-poll hub
     on the event loop, holding no thread and no database connection; everything that
     touches the database runs in the request's own thread, as a sync view would.
     """
@@ -586,7 +588,7 @@ class MovesApi(AsyncAPIView):
         if not wait:
             return Response(await sync_to_async(read)())
         body = await longpoll.wait_for_news(
-            key=longpoll.game_key(game_id),
+            key=game_key(game_id),
             ask=(deal, since),
             seconds=wait,
             read=read,

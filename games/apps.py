@@ -8,10 +8,16 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         import logging
+        import uuid
 
         from django.conf import settings
 
-        from games import compiled
+        from games import compiled, selectors
+        from pusoy_api.realtime import longpoll
+
+        longpoll.register_probe(
+            "game", lambda game_id: selectors.latest_seq(game_id=uuid.UUID(game_id))
+        )
 
         logger = logging.getLogger("pusoy_api")
         logger.info("bots' search: %s", compiled.STATUS)

@@ -2,7 +2,7 @@
 events/stream` (the same feed as Server-Sent Events) and `POST events/ticket` (a
 single-use credential for a browser's EventSource, which cannot send a header).
 
-Both reads are async DRF views (adrf) over the long-poll hub (games.longpoll): a waiting
+Both reads are async DRF views (adrf) over the long-poll hub (pusoy_api.realtime): a waiting
 request and an open stream hold no database connection and no thread between reads.
 """
 
@@ -35,7 +35,6 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
-from games import longpoll
 from notifications import selectors, services
 from notifications.serializers import EventFeedSerializer, StreamTicketSerializer
 from notifications.types import EventPayload, EventType
@@ -43,10 +42,11 @@ from players.throttles import WriteRateThrottle
 from pusoy_api.domain_errors import DomainError, ErrorCode
 from pusoy_api.fields import QueryIntegerField, QuerySerializer, StrictCharField
 from pusoy_api.openapi import error_responses
+from pusoy_api.realtime import longpoll
+from pusoy_api.realtime.keys import player_key
 
 MAX_EVENT_ID = 2**63 - 1
 # The hub re-checks a player's waiters with their newest event id.
-longpoll.register_probe("player", lambda player_id: selectors.last_event_id(player_id=player_id))
 
 
 def feed_answer(*, player_id: Any, since: int) -> dict[str, Any]:
@@ -95,7 +95,7 @@ class EventsApi(AsyncAPIView):
         if not wait:
             return Response(await longpoll.read_on_request_thread(read))
         body = await longpoll.wait_for_news(
-            key=services.player_key(player_id),
+            key=player_key(player_id),
             ask=since,
             seconds=wait,
             read=read,
@@ -218,7 +218,7 @@ async def event_stream(
     # thread is kept for this client while the stream lasts.
     longpoll.release_request_thread()
     hub = longpoll.hub()
-    key = services.player_key(player_id)
+    key = player_key(player_id)
     waiter = hub.subscribe(key)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + lifetime

@@ -18,11 +18,12 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from games.models import Game
-from games.services.side_effects import NOTIFY_CHANNEL, notifies_gathered, notify_keys
 from notifications import selectors
 from notifications.models import Event, StreamTicket
 from notifications.types import EventType
 from players.models import Player
+from pusoy_api.realtime.keys import player_key
+from pusoy_api.realtime.notify import NOTIFY_CHANNEL, notifies_gathered, notify_keys
 from webhooks.services import webhook_events_publish
 
 if TYPE_CHECKING:
@@ -31,11 +32,6 @@ if TYPE_CHECKING:
 # The first key of the feeds' advisory locks (the second is the player id): keeps them
 # apart from any other advisory lock of the database.
 FEED_LOCK_SPACE = 0x6576  # "ev"
-
-
-def player_key(player_id: Any) -> str:
-    """The long-poll key (games.longpoll) of a player's feed."""
-    return f"player:{player_id}"
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -174,17 +173,12 @@ def task_ended(task: Any, outcome: str) -> None:
 
 
 def _longpoll_waiters() -> int:
-    """The clients waiting in this process's long-poll hubs (long-polls and event streams).
+    """The clients waiting in this process's long-poll hubs (long-polls and event streams)."""
+    from pusoy_api.realtime import longpoll  # at use: a scrape-only process needs no hub
 
-    Read from the module if this process has loaded it (a process that never served a
-    wait has none), not imported: the metrics sit below every app (import rules)."""
-    longpoll = sys.modules.get("games.longpoll")
-    count = getattr(longpoll, "waiting_count", None)
-    if not callable(count):
-        return 0
     for _ in range(3):
         try:
-            return int(count())
+            return longpoll.waiting_count()
         except RuntimeError:  # a hub's loop changed its waiters while we counted
             continue
     return 0

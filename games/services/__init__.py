@@ -11,7 +11,6 @@ from games.services.exits import game_cancel, game_leave, game_resign
 from games.services.invitations import invitation_accept, invitation_create, invitation_decline
 from games.services.lobby import Rematch, SeatSpec, game_create, game_join, game_rematch
 from games.services.moves import MoveOutcome, move_submit, move_submit_for_seat
-from games.services.side_effects import NOTIFY_CHANNEL
 from games.services.turns import (
     ai_turn_play,
     deadline_warnings_send,
@@ -20,7 +19,6 @@ from games.services.turns import (
 )
 
 __all__ = [
-    "NOTIFY_CHANNEL",
     "MoveOutcome",
     "Rematch",
     "SeatSpec",

@@ -16,9 +16,6 @@ from typing import Any, ParamSpec, TypeVar
 
 from games.models import Deal, Game, Invitation, Move, Seat, SeatStatus
 from games.selectors import turn_deadline
-
-# The module, not its names: notifications.services imports games.services.side_effects,
-# so either package may be the one imported first.
 from notifications import services as notifications
 from notifications.types import EventType
 

@@ -14,8 +14,8 @@ from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.db import connection, connections
 from django.test import AsyncClient
 
-from games import longpoll
 from games.models import Deal
+from pusoy_api.realtime import longpoll
 from tests.api.helpers import client_for, play_one, start_human_game, state_of, whose_turn
 
 postgres_only = pytest.mark.skipif(

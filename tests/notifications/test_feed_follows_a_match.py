@@ -76,7 +76,7 @@ def test_each_players_feed_rebuilds_the_whole_match():
 @pytest.mark.django_db(transaction=True)
 def test_a_waiting_feed_request_wakes_on_a_new_event(monkeypatch):
     spy = WaitSpy(monkeypatch)
-    monkeypatch.setattr("games.longpoll.RECHECK_SECONDS", 3600)  # woken by NOTIFY only
+    monkeypatch.setattr("pusoy_api.realtime.longpoll.RECHECK_SECONDS", 3600)  # woken by NOTIFY only
     ana, ben = client_for("ana"), client_for("ben")
     game = create_game(ana, [{"type": "human"}, {"type": "human"}])
     assert ben.post(f"/api/v1/games/{game['id']}/join", {}, format="json").status_code == 200

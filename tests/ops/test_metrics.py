@@ -245,7 +245,7 @@ def test_queue_wait_is_the_time_from_publish_to_start():
 
 
 def test_long_poll_waiters_are_read_from_the_hubs(monkeypatch):
-    from games import longpoll
+    from pusoy_api.realtime import longpoll
 
     fake_hub = SimpleNamespace(waiters={"g1": {object(), object()}, "g2": {object()}})
     monkeypatch.setattr(longpoll, "_hubs", {"loop": fake_hub})

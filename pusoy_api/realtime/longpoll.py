@@ -5,7 +5,7 @@ renders; this module only decides when to read again.
 A waiting request holds no database connection and runs no thread (Django still parks an
 idle per-request thread for it: see the design note). One `LISTEN pusoy_moves`
 connection per event loop (so per web process) fans the notifications that
-`games.services.side_effects.notify_keys` sends at commit out to the asyncio waiters of
+`pusoy_api.realtime.notify.notify_keys` sends at commit out to the asyncio waiters of
 their keys, so a change made in any process on any machine wakes them. A key names what
 a waiter waits on: `game:<uuid>` (a game's moves, sent by every write on the game) or
 `player:<id>` (a player's event feed, `notifications`); one notification carries the keys
@@ -23,7 +23,6 @@ import asyncio
 import contextlib
 import contextvars
 import logging
-import uuid
 import weakref
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Hashable
@@ -34,8 +33,7 @@ from asgiref.sync import SyncToAsync, sync_to_async
 from django.conf import settings
 from django.db import DatabaseError, connections
 
-from games import selectors
-from games.services import NOTIFY_CHANNEL
+from pusoy_api.realtime.notify import NOTIFY_CHANNEL
 
 logger = logging.getLogger(__name__)
 
@@ -74,18 +72,13 @@ def _read_released(read: Callable[[], T]) -> T:
 
 # What the re-check reads for a key, by the key's kind (the part before the colon): a
 # small value that changes whenever the waiters of the key have news.
-PROBES: dict[str, Callable[[str], Hashable]] = {
-    "game": lambda game_id: selectors.latest_seq(game_id=uuid.UUID(game_id)),
-}
+# Each app registers the kinds it owns from its AppConfig.ready.
+PROBES: dict[str, Callable[[str], Hashable]] = {}
 
 
 def register_probe(kind: str, probe: Callable[[str], Hashable]) -> None:
     """Let waiters on keys `<kind>:...` be re-checked (the app that owns the kind does this)."""
     PROBES[kind] = probe
-
-
-def game_key(game_id: Any) -> str:
-    return f"game:{game_id}"
 
 
 def _probe_released(key: str) -> Hashable:
