@@ -7,11 +7,8 @@ Every task here is idempotent: an AI move or a timeout move is applied with the 
 from __future__ import annotations
 
 from celery import shared_task
-from django.db import InterfaceError, OperationalError
 
-# Transient database trouble (a failover, a dropped connection) is retried with backoff;
-# anything else is a bug and should surface.
-TRANSIENT = (OperationalError, InterfaceError)
+from pusoy_api.transient import TRANSIENT
 
 
 @shared_task(name="games.ping")
@@ -51,13 +48,11 @@ def sweep_turns() -> dict[str, int]:
 
 @shared_task(name="games.purge_idempotency_keys", autoretry_for=TRANSIENT, max_retries=3)
 def purge_idempotency_keys() -> int:
-    """Periodic (celery beat): delete what is kept for a while only: stored
-    `Idempotency-Key` answers past their lifetime, and webhook delivery logs past theirs
-    (one hourly purge for both). How many rows went."""
+    """Periodic (celery beat): delete stored `Idempotency-Key` answers past their
+    lifetime. How many went."""
     from games.services import retention
-    from webhooks.services import deliveries_purge
 
-    return retention.idempotency_keys_purge() + deliveries_purge()
+    return retention.idempotency_keys_purge()
 
 
 @shared_task(name="games.expire_invitations", autoretry_for=TRANSIENT, max_retries=3)
@@ -67,14 +62,6 @@ def expire_invitations() -> int:
     from games.services import invitations
 
     return invitations.invitations_expire()
-
-
-@shared_task(name="games.purge_events", autoretry_for=TRANSIENT, max_retries=3)
-def purge_events() -> int:
-    """Periodic (celery beat): delete feed events past EVENTS_TTL_DAYS and old tickets."""
-    from games.services import retention
-
-    return retention.events_purge()
 
 
 @shared_task(name="games.warn_deadlines", autoretry_for=TRANSIENT, max_retries=3)

@@ -4,9 +4,8 @@ slow receiver never holds up an AI turn. Tasks take ids and call a service."""
 from __future__ import annotations
 
 from celery import shared_task
-from django.db import InterfaceError, OperationalError
 
-TRANSIENT = (OperationalError, InterfaceError)
+from pusoy_api.transient import TRANSIENT
 
 
 @shared_task(
@@ -39,3 +38,12 @@ def deliver_due() -> int:
     from webhooks import services
 
     return services.messages_due_queue()
+
+
+@shared_task(name="webhooks.purge_deliveries", autoretry_for=TRANSIENT, max_retries=3)
+def purge_deliveries() -> int:
+    """Periodic (celery beat): delete delivery log rows and finished outbox rows past
+    WEBHOOK_LOG_RETENTION_DAYS. How many went."""
+    from webhooks import services
+
+    return services.deliveries_purge()

@@ -390,7 +390,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": SWEEP_INTERVAL_SECONDS,
     },
     "purge-events": {
-        "task": "games.purge_events",
+        "task": "notifications.purge_events",
+        "schedule": 3600.0,
+    },
+    "purge-webhook-deliveries": {
+        "task": "webhooks.purge_deliveries",
         "schedule": 3600.0,
     },
     "purge-idempotency-keys": {

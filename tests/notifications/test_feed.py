@@ -12,7 +12,8 @@ from django.utils import timezone
 
 from games import services, tasks
 from games.models import Deal, Game
-from games.services import retention
+from notifications import retention
+from notifications import tasks as feed_tasks
 from notifications.models import Event
 from notifications.selectors import PAGE_SIZE
 from tests.api.helpers import (
@@ -153,9 +154,9 @@ def test_a_short_turn_is_warned_half_its_time_before_the_deadline():
 
 def test_the_periodic_tasks_are_scheduled():
     tasks_scheduled = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
-    assert {"games.warn_deadlines", "games.purge_events"} <= tasks_scheduled
+    assert {"games.warn_deadlines", "notifications.purge_events"} <= tasks_scheduled
     assert tasks.warn_deadlines() == 0
-    assert tasks.purge_events() == 0
+    assert feed_tasks.purge_events() == 0
 
 
 def test_events_past_their_lifetime_are_purged():

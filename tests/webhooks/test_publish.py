@@ -252,7 +252,7 @@ class django_on_commit:
 
 @override_settings(WEBHOOK_RETRY_WINDOW_SECONDS=0)
 def test_the_hourly_purge_deletes_old_log_rows_and_finished_events(receiver):
-    from games.tasks import purge_idempotency_keys
+    from webhooks.tasks import purge_deliveries
 
     ana = PlayerFactory(username="ana")
     hook_for(ana, url=receiver.url)
@@ -266,7 +266,7 @@ def test_the_hourly_purge_deletes_old_log_rows_and_finished_events(receiver):
     services.webhook_events_publish(events=[event_payload(ana)])
     WebhookMessage.objects.filter(state=MessageState.PENDING).update(created_at=long_ago)
 
-    assert purge_idempotency_keys() == 2
+    assert purge_deliveries() == 2
     assert set(WebhookDelivery.objects.values_list("message_id", flat=True)) == {recent.pk}
     # A pending event is kept whatever its age (it is still being retried).
     assert WebhookMessage.objects.count() == 2
