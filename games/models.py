@@ -109,8 +109,18 @@ class Game(models.Model):
         return None if self.turn_timeout is None else int(self.turn_timeout.total_seconds())
 
 
+class SeatQuerySet(models.QuerySet["Seat"]):
+    def played_by_ai(self) -> SeatQuerySet:
+        """Seats whose moves an AI makes now (``Seat.acting_ai_level`` is not None):
+        AI seats, and seats whose human resigned."""
+        return self.filter(Q(ai_level__gt="") | Q(status=SeatStatus.RESIGNED))
+
+
 class Seat(models.Model):
-    """A place at the table: a human player (once joined) or an AI of a level."""
+    """A place at the table: a human player (once joined) or an AI of a level.
+
+    One name for the level: ``ai_level`` is the AI seated at creation ("" for a human
+    seat); ``acting_ai_level`` is the AI that makes the seat's moves now."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField()
@@ -128,6 +138,8 @@ class Seat(models.Model):
     resigned_at = models.DateTimeField(null=True, blank=True)
     # Turns in a row the server played for this human because time ran out.
     timeouts_in_a_row = models.PositiveSmallIntegerField(default=0)
+
+    objects = SeatQuerySet.as_manager()
 
     class Meta:
         ordering = ["game", "position"]
@@ -148,18 +160,10 @@ class Seat(models.Model):
         return f"seat {self.position}: {who}"
 
     @property
-    def is_ai(self) -> bool:
-        return bool(self.ai_level)
-
-    @property
-    def level(self) -> str | None:
-        """The AI's level; None for a human seat."""
-        return self.ai_level or None
-
-    @property
-    def bot_level(self) -> str | None:
-        """The level of the AI that plays this seat: its own, or, once its human has
-        resigned, RESIGNED_SEAT_AI_LEVEL; None while a human plays it."""
+    def acting_ai_level(self) -> str | None:
+        """The level of the AI that makes this seat's moves now: its own, or, once its
+        human has resigned, RESIGNED_SEAT_AI_LEVEL; None while a human plays it (the
+        same rule as ``Seat.objects.played_by_ai()``)."""
         if self.ai_level:
             return self.ai_level
         if self.status == SeatStatus.RESIGNED:

@@ -71,11 +71,19 @@ class PlayerRefSerializer(serializers.Serializer):
     username = serializers.CharField()
 
 
+class _BlankIsNullChoiceField(serializers.ChoiceField):
+    """A choice stored as "" when absent (a CharField column), answered as null."""
+
+    def to_representation(self, value: Any) -> Any:
+        return super().to_representation(value) if value else None
+
+
 class SeatSerializer(serializers.Serializer):
     position = serializers.IntegerField(min_value=0, max_value=3)
     type = serializers.SerializerMethodField()
     player = PlayerRefSerializer(allow_null=True, help_text="The human in the seat; null if open.")
-    level = serializers.ChoiceField(
+    level = _BlankIsNullChoiceField(
+        source="ai_level",
         choices=AI_LEVEL_CHOICES,
         allow_null=True,
         help_text="The AI's level (as asked for at creation); null for a human seat.",

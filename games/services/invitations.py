@@ -95,7 +95,7 @@ def invitation_create(
         raise DomainError(ErrorCode.ALREADY_INVITED, f"{invitee.username} is invited already.")
     _expire(game)
     reserved = {i.seat for i in invitations}
-    free = [s.position for s in seats if not s.is_ai and s.player_id is None]
+    free = [s.position for s in seats if not s.ai_level and s.player_id is None]
     if seat is None:
         open_seats = [position for position in free if position not in reserved]
         if not open_seats:

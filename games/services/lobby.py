@@ -176,7 +176,7 @@ def _invite_code_matches(given: str | None, code: str) -> bool:
 
 def _free_seat(seats: list[Seat], invitations: list[Invitation], asked: int | None) -> Seat:
     reserved = {invitation.seat for invitation in invitations}
-    free = [s for s in seats if not s.is_ai and s.player_id is None]
+    free = [s for s in seats if not s.ai_level and s.player_id is None]
     if asked is None:
         open_seats = [s for s in free if s.position not in reserved]
         if not open_seats:

@@ -18,7 +18,7 @@ def seat_take(game: Game, seat: Seat, player: Player) -> None:
     seat.joined_at = timezone.now()
     seat.status = SeatStatus.PLAYING
     seat.save(update_fields=["player", "joined_at", "status"])
-    if all(s.is_ai or s.player_id is not None for s in game.seats.all()):
+    if all(s.ai_level or s.player_id is not None for s in game.seats.all()):
         game_start(game)
     else:
         game_touch(game)

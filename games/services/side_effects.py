@@ -20,7 +20,7 @@ def queue_ai_turn_on_commit(game: Game, deal: Deal) -> None:
     if deal.turn is None:
         return
     seat = next(s for s in game.seats.all() if s.position == deal.turn)
-    if seat.bot_level is None:
+    if seat.acting_ai_level is None:
         return
     from games.tasks import ai_move  # tasks call services: import at use, not at load
 

@@ -11,14 +11,14 @@ from typing import NamedTuple
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from games.ai import Budget, choose_move, timeout_move
 from games.dispatch import enqueue
 from games.engine import DealState, format_cards
 from games.engine import Move as EngineMove
-from games.models import Deal, GameStatus, Seat, SeatStatus
+from games.models import Deal, GameStatus, Seat
 from games.selectors import match_standing, turn_deadline
 from games.services import feed
 from games.services.game_row import game_locked
@@ -73,7 +73,7 @@ def ai_turn_play(*, game_id: str | uuid.UUID, deal_number: int, expected_seq: in
     turn = _open_turn(game_id, deal_number, expected_seq)
     if turn is None:
         return False
-    level = turn.deal.game.seats.get(position=turn.seat).bot_level
+    level = turn.deal.game.seats.get(position=turn.seat).acting_ai_level
     if level is None:
         return False
     view = DealState.from_dict(turn.deal.snapshot).view(turn.seat)
@@ -113,9 +113,7 @@ def turns_sweep(*, now: dt.datetime | None = None) -> dict[str, int]:
         number=F("game__current_deal_number"),
     )
     # Seats an AI plays: AI seats, and seats whose human resigned.
-    ai_seat = Seat.objects.filter(game=OuterRef("game"), position=OuterRef("turn")).filter(
-        Q(ai_level__gt="") | Q(status=SeatStatus.RESIGNED)
-    )
+    ai_seat = Seat.objects.filter(game=OuterRef("game"), position=OuterRef("turn")).played_by_ai()
     requeued = 0
     for game_id, number, seq in (
         open_turns.filter(Exists(ai_seat), turn_started_at__lt=stalled_before)

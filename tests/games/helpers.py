@@ -69,7 +69,7 @@ def play_until_finished(game: Game, rng: random.Random, max_moves: int = 5000) -
         move = rng.choice(engine_state(deal).legal_moves())
         cards = format_cards(move.cards) or None
         seat = seats[deal.turn]
-        if seat.is_ai:
+        if seat.ai_level:
             applied = services.move_submit_for_seat(
                 game_id=game.pk,
                 deal_number=deal.number,
