@@ -1,4 +1,4 @@
-# The search's hot modules compiled to C by mypyc (games/compiled.py), in a stage of
+# The search's hot modules compiled to C by mypyc (pusoy/compiled.py), in a stage of
 # their own so that the image carries neither a C compiler nor mypy. The build records
 # the hashes of the sources it was made from; the final image uses it only while they
 # match the code it runs (checked at start; otherwise the bots run as plain Python).
@@ -8,7 +8,7 @@ RUN apt-get update \
     && rm -rf /var/lib/apt/lists/*
 RUN pip install --no-cache-dir "mypy>=1.11" "setuptools>=69"
 WORKDIR /src
-COPY games/ games/
+COPY pusoy/ pusoy/
 COPY scripts/build_compiled.py scripts/
 ENV PUSOY_COMPILED_DIR=/opt/pusoy-compiled
 RUN python scripts/build_compiled.py && python scripts/build_compiled.py --check
@@ -26,8 +26,8 @@ WORKDIR /app
 # Dependencies first, so code changes do not reinstall them.
 COPY pyproject.toml README.md ./
 COPY pusoy_api/__init__.py pusoy_api/__init__.py
-RUN mkdir -p games players benchmarks \
-    && touch games/__init__.py players/__init__.py benchmarks/__init__.py \
+RUN mkdir -p pusoy games players benchmarks \
+    && touch pusoy/__init__.py games/__init__.py players/__init__.py benchmarks/__init__.py \
     && pip install . \
     && pip uninstall -y pusoy-dos-api
 

@@ -17,14 +17,14 @@ import platform
 import random
 import time
 
-from games import compiled
-from games.ai import LEVELS, Budget, choose_move
-from games.ai.expert import collect_as_before, collect_less, rollout
-from games.ai.plan import clear_plan_cache, plan
-from games.ai.worlds import WorldSampler
-from games.engine import PRESETS, DealState, PlayerView
-from games.engine.fast import FastState
-from games.engine.tables import tables_for
+from pusoy import compiled
+from pusoy.ai import LEVELS, Budget, choose_move
+from pusoy.ai.expert import collect_as_before, collect_less, rollout
+from pusoy.ai.plan import clear_plan_cache, plan
+from pusoy.ai.worlds import WorldSampler
+from pusoy.engine import PRESETS, DealState, PlayerView
+from pusoy.engine.fast import FastState
+from pusoy.engine.tables import tables_for
 
 
 def positions(count: int, rng: random.Random) -> list[PlayerView]:
@@ -74,7 +74,7 @@ def main() -> None:
         )
     roots = [(FastState.from_view(v), WorldSampler(v)) for v in views[:50]]
     done = 0
-    collect_less()  # as the expert's search does
+    raised = collect_less()  # as the expert's search does
     start = time.perf_counter()
     while time.perf_counter() - start < 3.0:
         root, sampler = roots[done % len(roots)]
@@ -83,7 +83,8 @@ def main() -> None:
         rollout(sim)
         done += 1
     rate = done / (time.perf_counter() - start)
-    collect_as_before()
+    if raised:
+        collect_as_before()
     print(f"expert rollouts: {rate:,.0f}/s ({1e6 / rate:.0f} us each)")
     t = tables_for(PRESETS["philippine"])
     deck = list(range(52))

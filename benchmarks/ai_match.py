@@ -20,14 +20,14 @@ import dataclasses
 import os
 import random
 
-from games.ai import Budget
-from games.ai.arena import mean_ci
-from games.ai.expert import expert_move
-from games.ai.heuristic import heuristic_move
-from games.ai.match_arena import MatchTask, match_wins, run_matches
-from games.engine.moves import Move
-from games.engine.rules import Rules
-from games.engine.state import PlayerView
+from pusoy.ai import Budget
+from pusoy.ai.arena import mean_ci
+from pusoy.ai.expert import expert_move
+from pusoy.ai.heuristic import heuristic_move
+from pusoy.ai.match_arena import MatchTask, match_wins, run_matches
+from pusoy.engine.moves import Move
+from pusoy.engine.rules import Rules
+from pusoy.engine.state import PlayerView
 
 ROLLOUTS = int(os.environ.get("MATCH_BENCH_ROLLOUTS", "100"))
 

@@ -1,6 +1,6 @@
 """Strength on points (issue 12): ``python -m benchmarks.ai_points [--deals N] [--only NAME]``.
 
-Each matchup is an arena run (``games.ai.arena``: seats rotated, every deal played once
+Each matchup is an arena run (``pusoy.ai.arena``: seats rotated, every deal played once
 per rotation) and prints win shares and, per level, the game's points and the zero-sum
 payments per seat per deal with 95% intervals. A level "plays better for points" when
 its payment per deal is above zero with the interval clear of it: it took more from the
@@ -48,9 +48,9 @@ import time
 from collections import Counter, defaultdict
 from typing import Any
 
-from games import compiled
-from games.ai import Budget
-from games.ai.arena import (
+from pusoy import compiled
+from pusoy.ai import Budget
+from pusoy.ai.arena import (
     ArenaReport,
     DealOutcome,
     PairedDifference,
@@ -63,7 +63,7 @@ from games.ai.arena import (
     run_arena,
     summarize,
 )
-from games.engine.rules import Rules
+from pusoy.engine.rules import Rules
 
 FROZEN = "benchmarks.frozen.heuristic_2026_11:heuristic_move"
 SCORINGS = ("deuces-double", "cards-left", "cards-left-tiered")
@@ -89,7 +89,7 @@ def matchups() -> dict[str, tuple[list[str], Rules]]:
 
 
 def code_fingerprint() -> str:
-    """The engine's and the bots' sources (``games.compiled.source_hashes``) and whether
+    """The engine's and the bots' sources (``pusoy.compiled.source_hashes``) and whether
     the search runs compiled: what a resumed run must share with the run it continues."""
     sources = json.dumps(compiled.source_hashes(), sort_keys=True).encode()
     return f"{hashlib.sha256(sources).hexdigest()[:16]} {compiled.STATUS}"

@@ -19,10 +19,10 @@ import time
 from collections.abc import Callable
 
 from benchmarks.heuristic_deals import deal_positions
-from games.ai import Budget, expert
-from games.ai.inference import ActionModel, chained_worlds
-from games.ai.worlds import WorldSampler
-from games.engine import PlayerView, Rules
+from pusoy.ai import Budget, expert
+from pusoy.ai.inference import ActionModel, chained_worlds
+from pusoy.ai.worlds import WorldSampler
+from pusoy.engine import PlayerView, Rules
 
 Reading = Callable[[PlayerView, random.Random], Callable[[], list[int]]]
 

@@ -11,7 +11,7 @@ better. The heuristic's own move is the baseline; "outside candidates" is the pa
 the regret no choice among the expert's candidates could avoid.
 
 ``--set expert.MAX_CANDIDATES=8`` (repeatable) patches a module constant of
-``games.ai`` in the workers, to compare settings on the same positions (with the
+``pusoy.ai`` in the workers, to compare settings on the same positions (with the
 sources: compiled modules read their constants where they were built, so it refuses
 them; ``PUSOY_COMPILED=0``). Numbers only;
 docs/ai.md ("Where the expert's choices go wrong") has the table.
@@ -29,12 +29,12 @@ import random
 import time
 
 from benchmarks.heuristic_deals import deal_positions
-from games import compiled
-from games.ai import Budget, expert
-from games.ai.heuristic import heuristic_play
-from games.ai.worlds import cards_dealt
-from games.engine import PlayerView, Rules
-from games.engine.fast import PASS_PLAY, FastState
+from pusoy import compiled
+from pusoy.ai import Budget, expert
+from pusoy.ai.heuristic import heuristic_play
+from pusoy.ai.worlds import cards_dealt
+from pusoy.engine import PlayerView, Rules
+from pusoy.engine.fast import PASS_PLAY, FastState
 
 Score = tuple[float, float, float, int, float]
 
@@ -54,7 +54,7 @@ def positions(
 
 def _init(settings: list[tuple[str, str, float]]) -> None:
     for module, name, value in settings:
-        mod = importlib.import_module(f"games.ai.{module}")
+        mod = importlib.import_module(f"pusoy.ai.{module}")
         setattr(mod, name, type(getattr(mod, name))(value))
 
 

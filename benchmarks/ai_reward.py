@@ -25,13 +25,13 @@ import multiprocessing
 import os
 from collections.abc import Callable
 
-import games.ai.expert as expert
-from games import compiled
-from games.ai import Budget
-from games.ai.arena import DealOutcome, play_deal, summarize
-from games.ai.heuristic import DEUCES
-from games.engine.fast import FastState
-from games.engine.rules import Rules
+import pusoy.ai.expert as expert
+from pusoy import compiled
+from pusoy.ai import Budget
+from pusoy.ai.arena import DealOutcome, play_deal, summarize
+from pusoy.ai.heuristic import DEUCES
+from pusoy.engine.fast import FastState
+from pusoy.engine.rules import Rules
 
 Reward = Callable[[FastState, int, list[int]], float]
 

@@ -16,11 +16,11 @@ import random
 import time
 from collections.abc import Callable, Iterator
 
-from games import compiled
-from games.engine import CARDS, DealState, Play, PlayerView, Rules
-from games.engine.cards import cards_of
-from games.engine.movegen import lead_plays, legal_plays
-from games.engine.tables import SIZE_SHIFT, tables_for
+from pusoy import compiled
+from pusoy.engine import CARDS, DealState, Play, PlayerView, Rules
+from pusoy.engine.cards import cards_of
+from pusoy.engine.movegen import lead_plays, legal_plays
+from pusoy.engine.tables import SIZE_SHIFT, tables_for
 
 RULES = Rules.from_spec("philippine")
 TABLES = tables_for(RULES)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from games.ai.heuristic import heuristic_move
-from games.engine import DealState, PlayerView, Rules
+from pusoy.ai.heuristic import heuristic_move
+from pusoy.engine import DealState, PlayerView, Rules
 
 
 def deal_positions(

@@ -45,9 +45,9 @@ def play(games: int) -> None:
 
     call_command("migrate", verbosity=0)
     from games import services
-    from games.engine import DealState, format_cards
     from games.models import Deal, Game
     from players.models import Player
+    from pusoy.engine import DealState, format_cards
 
     rng = random.Random(1)
     players = [Player.objects.create_user(f"p{i}", password=None) for i in range(8)]

@@ -1,9 +1,10 @@
-"""Games: the rules engine (``games.engine``), the bots (``games.ai``) and the service.
+"""Games: the Django app that stores and serves games (models, services, the API, the
+tasks). The rules engine and the bots are the ``pusoy`` package, which it plays with.
 
-Before any of them is imported, the compiled build of the search's modules is put in
-place when it is current (``games.compiled``); otherwise they run as plain Python.
+The service opts in to the compiled build of the search (``pusoy.compiled``) here,
+before anything imports the engine: a current build is used, otherwise plain Python.
 """
 
-from games import compiled
+from pusoy import compiled
 
 compiled.install()

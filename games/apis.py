@@ -27,7 +27,6 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from games import idempotency, selectors, services
-from games.engine import verify_record
 from games.inputs import (
     MAX_SEQ,
     MOVE_REQUEST_SCHEMA,
@@ -49,6 +48,7 @@ from games.serializers import (
     game_state_data,
 )
 from players.throttles import WriteRateThrottle
+from pusoy.engine import verify_record
 from pusoy_api.fields import (
     QueryBooleanField,
     QueryIntegerField,

@@ -12,7 +12,8 @@ class GamesConfig(AppConfig):
 
         from django.conf import settings
 
-        from games import compiled, selectors
+        from games import selectors
+        from pusoy import compiled
         from pusoy_api.realtime import longpoll
 
         longpoll.register_probe(

@@ -7,10 +7,10 @@ import hmac
 from dataclasses import dataclass, field
 
 from games.chain import chain_genesis, chain_next, move_canonical_json
-from games.engine import DealState, EngineError, Rules, record_from_state, verify_record
-from games.engine import Move as EngineMove
-from games.engine.shuffle import commitment, deal_from_seed, face_up_card
 from games.models import Deal, Game, Move
+from pusoy.engine import DealState, EngineError, Rules, record_from_state, verify_record
+from pusoy.engine import Move as EngineMove
+from pusoy.engine.shuffle import commitment, deal_from_seed, face_up_card
 
 
 @dataclass

@@ -3,7 +3,7 @@ stable codes as the API (pusoy_api.domain_errors.ErrorCode)."""
 
 from __future__ import annotations
 
-from games.engine import EngineError
+from pusoy.engine import EngineError
 from pusoy_api.domain_errors import DomainError, ErrorCode
 
 

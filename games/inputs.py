@@ -13,12 +13,12 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
-from games.engine import PRESETS, Card, EngineError
-from games.engine.cards import CARD_INPUT_PATTERN
-from games.engine.rules import FLUSH_ORDERS, HAND_SIZES, LEFTOVERS, SCORINGS, STRAIGHT_SYSTEMS
 from games.errors import domain_error
 from games.models import AI_LEVEL_CHOICES
 from games.serializers import SUIT_ORDERS
+from pusoy.engine import PRESETS, Card, EngineError
+from pusoy.engine.cards import CARD_INPUT_PATTERN
+from pusoy.engine.rules import FLUSH_ORDERS, HAND_SIZES, LEFTOVERS, SCORINGS, STRAIGHT_SYSTEMS
 from pusoy_api.domain_errors import DomainError, ErrorCode
 from pusoy_api.fields import StrictIntegerField
 

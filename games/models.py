@@ -11,7 +11,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-from games.ai import LEVELS
+from pusoy.ai import LEVELS
 
 
 class GameStatus(models.TextChoices):
@@ -21,7 +21,7 @@ class GameStatus(models.TextChoices):
     ABANDONED = "abandoned"
 
 
-# The levels are the bots' (games.ai.LEVELS, weakest first): defined there, once.
+# The levels are the bots' (pusoy.ai.LEVELS, weakest first): defined there, once.
 AI_LEVEL_CHOICES = [(level, level.title()) for level in LEVELS]
 
 

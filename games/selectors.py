@@ -16,17 +16,6 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 from django.utils import timezone
 
-from games.ai.hints import Hint, hint
-from games.engine import (
-    Card,
-    DealResult,
-    DealState,
-    MatchStanding,
-    PlayerView,
-    Rules,
-    record_from_state,
-)
-from games.engine import Move as EngineMove
 from games.models import (
     Deal,
     DealOutcome,
@@ -40,6 +29,17 @@ from games.models import (
     Visibility,
 )
 from players.models import Player
+from pusoy.ai.hints import Hint, hint
+from pusoy.engine import (
+    Card,
+    DealResult,
+    DealState,
+    MatchStanding,
+    PlayerView,
+    Rules,
+    record_from_state,
+)
+from pusoy.engine import Move as EngineMove
 from pusoy_api.domain_errors import DomainError, ErrorCode
 
 

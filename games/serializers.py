@@ -14,8 +14,6 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
-from games.engine import PRESETS
-from games.engine.rules import FLUSH_ORDERS, HAND_SIZES, LEFTOVERS, SCORINGS, STRAIGHT_SYSTEMS
 from games.models import (
     AI_LEVEL_CHOICES,
     GameStatus,
@@ -24,6 +22,8 @@ from games.models import (
     SeatStatus,
     Visibility,
 )
+from pusoy.engine import PRESETS
+from pusoy.engine.rules import FLUSH_ORDERS, HAND_SIZES, LEFTOVERS, SCORINGS, STRAIGHT_SYSTEMS
 
 CARD_PATTERN = r"^[3-9TJQKA2][CSHD]$"
 # Every order of the four suits, low to high (the engine accepts no other).

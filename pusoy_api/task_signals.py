@@ -111,3 +111,13 @@ def _forget_child(pid: int | None = None, **_: Any) -> None:
         from prometheus_client import multiprocess
 
         multiprocess.mark_process_dead(pid or os.getpid())
+
+
+@signals.worker_init.connect
+def _on_worker_init(**_: Any) -> None:
+    # A worker exists to run tasks, the AI's searches among them: let the expert tune the
+    # garbage collector while it searches (pool processes forked after this inherit it).
+    # The embedded default runs tasks in the web server's threads and never gets here.
+    from pusoy.ai import expert
+
+    expert.tune_collector()

@@ -7,9 +7,9 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.ai import LEVELS
 from games.models import AI_LEVEL_CHOICES
 from players.apis import RatingSerializer
+from pusoy.ai import LEVELS
 from pusoy_api.openapi import error_responses
 from ratings.selectors import bot_ratings
 

@@ -1,6 +1,6 @@
-"""Compile the search's hot modules with mypyc (``games.compiled``; docs/ai.md).
+"""Compile the search's hot modules with mypyc (``pusoy.compiled``; docs/ai.md).
 
-    python scripts/build_compiled.py           # build into games.compiled.build_dir()
+    python scripts/build_compiled.py           # build into pusoy.compiled.build_dir()
     python scripts/build_compiled.py --check   # exit 1 unless a current build is there
 
 The build is optional: without mypy or a C compiler this says so and exits 0, and the
@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 # Only this script's own view of the modules: the sources, never an older build.
 os.environ["PUSOY_COMPILED"] = "0"
 
-from games import compiled  # noqa: E402
+from pusoy import compiled  # noqa: E402
 
 
 def main() -> int:

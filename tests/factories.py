@@ -16,12 +16,12 @@ from typing import Any
 import factory
 from django.utils import timezone
 
-from games.ai import LEVELS
 from games.chain import chain_genesis
-from games.engine import DealState, Rules, format_cards
-from games.engine.shuffle import commitment, face_up_card
 from games.models import Deal, Game, GameStatus, Seat
 from players.models import Player
+from pusoy.ai import LEVELS
+from pusoy.engine import DealState, Rules, format_cards
+from pusoy.engine.shuffle import commitment, face_up_card
 
 TEST_PASSWORD = "correct-horse-battery-staple"
 

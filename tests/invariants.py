@@ -11,8 +11,8 @@ from django.core.management import call_command
 
 from games import selectors
 from games.chain import chain_next, move_canonical_json
-from games.engine import Rules, verify_record
 from games.models import Deal, Game, Move
+from pusoy.engine import Rules, verify_record
 
 
 def expected_points(

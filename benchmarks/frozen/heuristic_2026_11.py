@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 
-from games.ai.plan import (
+from pusoy.ai.plan import (
     DEUCE_RANK,
     Plan,
     beatable,
@@ -26,10 +26,10 @@ from games.ai.plan import (
     plan,
     rank_cost,
 )
-from games.engine.cards import FULL_DECK_MASK
-from games.engine.fast import PASS_PLAY, CardMask, FastPlay, FastState, play_size
-from games.engine.moves import PASS, Move
-from games.engine.state import PlayerView
+from pusoy.engine.cards import FULL_DECK_MASK
+from pusoy.engine.fast import PASS_PLAY, CardMask, FastPlay, FastState, play_size
+from pusoy.engine.moves import PASS, Move
+from pusoy.engine.state import PlayerView
 
 DEUCES = 15 << (4 * DEUCE_RANK)
 # Keep 2s for control while the hand holds more cards than this (and nobody is close).

@@ -7,15 +7,15 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.chain import chain_genesis
-from games.engine import DealResult, DealState, Rules, format_cards
-from games.engine.match import match_order
-from games.engine.shuffle import commitment, new_seed
 from games.models import Deal, Game, GameStatus, Seat, SeatStatus
 from games.selectors import deals_won
 from games.services import feed
 from games.services.game_row import game_touch
 from games.services.side_effects import queue_ai_turn_on_commit
 from players.models import Player
+from pusoy.engine import DealResult, DealState, Rules, format_cards
+from pusoy.engine.match import match_order
+from pusoy.engine.shuffle import commitment, new_seed
 from ratings.services import Entrant, ratings_apply_deal
 from ratings.system import deal_ranks
 

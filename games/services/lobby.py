@@ -18,8 +18,6 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games.ai import LEVELS
-from games.engine import EngineError, Rules
 from games.errors import domain_error
 from games.models import Game, GameStatus, Invitation, Seat, Visibility
 from games.selectors import game_visible
@@ -32,6 +30,8 @@ from games.services.invitations import (
 )
 from games.services.seating import game_start, seat_take
 from players.models import Player
+from pusoy.ai import LEVELS
+from pusoy.engine import EngineError, Rules
 from pusoy_api.domain_errors import DomainError, ErrorCode
 
 

@@ -15,7 +15,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.chain import chain_next, move_canonical_json
-from games.engine import DealState, EngineError, Play, format_cards
 from games.errors import domain_error
 from games.models import Deal, Game, GameStatus, Move, SeatStatus
 from games.services import feed
@@ -24,6 +23,7 @@ from games.services.exits import game_abandon, humans_still_playing
 from games.services.game_row import game_locked, game_touch
 from games.services.side_effects import queue_ai_turn_on_commit
 from players.models import Player
+from pusoy.engine import DealState, EngineError, Play, format_cards
 from pusoy_api import metrics
 from pusoy_api.domain_errors import DomainError, ErrorCode
 

@@ -14,10 +14,7 @@ from django.db import transaction
 from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
-from games.ai import Budget, choose_move, timeout_move
 from games.dispatch import enqueue
-from games.engine import DealState, format_cards
-from games.engine import Move as EngineMove
 from games.models import Deal, GameStatus, Seat
 from games.selectors import match_standing, turn_deadline
 from games.services import feed
@@ -25,6 +22,9 @@ from games.services.game_row import game_locked
 from games.services.moves import move_submit_for_seat
 from notifications.models import Event
 from notifications.types import EventType
+from pusoy.ai import Budget, choose_move, timeout_move
+from pusoy.engine import DealState, format_cards
+from pusoy.engine import Move as EngineMove
 from pusoy_api import metrics
 
 logger = logging.getLogger(__name__)

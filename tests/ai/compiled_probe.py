@@ -9,10 +9,13 @@ import json
 import random
 import sys
 
-from games import compiled
-from games.ai import Budget, choose_move, expert
-from games.ai.arena import run_arena
-from games.engine import DealState, Rules
+from pusoy import compiled
+
+compiled.install()  # the opt-in, before the engine is imported
+
+from pusoy.ai import Budget, choose_move, expert  # noqa: E402
+from pusoy.ai.arena import run_arena  # noqa: E402
+from pusoy.engine import DealState, Rules  # noqa: E402
 
 # A rollout bound, never the clock: both runs must search exactly as far.
 BUDGET = Budget(seconds=60, iterations=40)

@@ -7,7 +7,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from games.engine import DealState, Rules
+from pusoy.engine import DealState, Rules
 
 RULE_SPECS: list[Any] = [
     "philippine",

@@ -21,8 +21,8 @@ from benchmarks.ai_points import (
     resume_point,
     seat_check,
 )
-from games.ai import Budget
-from games.ai.arena import (
+from pusoy.ai import Budget
+from pusoy.ai.arena import (
     DealOutcome,
     format_report,
     outcome_from_json,
@@ -33,7 +33,7 @@ from games.ai.arena import (
     run_arena,
     wilson,
 )
-from games.engine import Rules
+from pusoy.engine import Rules
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -370,7 +370,7 @@ def test_the_frozen_heuristic_is_the_heuristic_where_points_do_not_count() -> No
     """Under ``deuces-double`` today's heuristic only changed how it goes out, so the
     copy (the yardstick) and the level agree on positions that do not end a deal."""
     from benchmarks.frozen.heuristic_2026_11 import heuristic_move as frozen_move
-    from games.ai import choose_move
+    from pusoy.ai import choose_move
     from tests.ai.helpers import random_position
 
     agree = 0

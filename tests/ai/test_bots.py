@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.ai import LEVELS, Budget, choose_move, expert, timeout_move
-from games.engine import DealState, PlayerView, Rules
+from pusoy.ai import LEVELS, Budget, choose_move, expert, timeout_move
+from pusoy.engine import DealState, PlayerView, Rules
 from tests.ai.helpers import RULE_SPECS, positions, random_position
 
 TINY = Budget(seconds=5.0, iterations=12)
@@ -126,6 +126,27 @@ def test_every_budget_drops_candidates_at_the_same_bar(monkeypatch: pytest.Monke
         assert set(bars) == {expert.ELIMINATE_Z}
 
 
+def test_a_process_that_has_not_opted_in_keeps_its_collector_settings(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The collector's settings are the whole process's: a web server running a search in
+    # a thread (the embedded default) must not see them change under it.
+    monkeypatch.setattr(expert, "_gc_tuned", False)
+    state = random_position("philippine", 4, 3, 8)
+    before = gc.get_threshold()
+    seen: list[tuple[int, int, int]] = []
+    real_search = expert._search
+
+    def spy(view: PlayerView, rng: random.Random, budget: Budget) -> tuple[object, object]:
+        seen.append(gc.get_threshold())
+        return real_search(view, rng, budget)
+
+    monkeypatch.setattr(expert, "_search", spy)
+    expert.search(state.view(state.turn), random.Random(1), TINY)
+    assert seen == [before]
+    assert gc.get_threshold() == before
+
+
 def test_searches_raise_the_collector_threshold_and_put_it_back(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -140,6 +161,8 @@ def test_searches_raise_the_collector_threshold_and_put_it_back(
         return real_search(view, rng, budget)
 
     monkeypatch.setattr(expert, "_search", spy)
+    monkeypatch.setattr(expert, "_gc_tuned", False)
+    expert.tune_collector()  # the opt-in of a process that exists to search (undone after)
     # Searches overlapping in threads (embedded task threads) must not leave the raised
     # threshold behind, whichever ends last.
     threads = [

@@ -1,4 +1,4 @@
-"""The compiled search (games.compiled): used only while current, and it plays exactly
+"""The compiled search (pusoy.compiled): used only while current, and it plays exactly
 as the sources do."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from games import compiled
-from games.ai import expert, heuristic
-from games.engine import fast
+from pusoy import compiled
+from pusoy.ai import expert, heuristic
+from pusoy.engine import fast
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -45,7 +45,7 @@ def test_a_build_is_used_only_while_it_matches_the_sources(tmp_path):
     assert compiled.status(copy, False) == "python (PUSOY_COMPILED=0)"
 
     manifest = json.loads((copy / compiled.MANIFEST).read_text())
-    manifest["sources"]["games/ai/expert.py"] = "0" * 64
+    manifest["sources"]["pusoy/ai/expert.py"] = "0" * 64
     (copy / compiled.MANIFEST).write_text(json.dumps(manifest))
     assert "the sources changed" in compiled.status(copy, True)
 
@@ -56,8 +56,8 @@ def test_a_build_is_used_only_while_it_matches_the_sources(tmp_path):
 
     manifest["python"] = sys.version
     (copy / compiled.MANIFEST).write_text(json.dumps(manifest))
-    compiled.extension_path(copy, "games.ai.expert").unlink()
-    assert "lacks games.ai.expert" in compiled.status(copy, True)
+    compiled.extension_path(copy, "pusoy.ai.expert").unlink()
+    assert "lacks pusoy.ai.expert" in compiled.status(copy, True)
 
     (copy / compiled.MANIFEST).unlink()
     assert compiled.status(copy, True).startswith("python (no build in")
@@ -66,10 +66,10 @@ def test_a_build_is_used_only_while_it_matches_the_sources(tmp_path):
     shutil.rmtree(copy)
     shutil.copytree(directory, copy)
     manifest = json.loads((copy / compiled.MANIFEST).read_text())
-    manifest["sources"]["games/engine/fast.py"] = "0" * 64
+    manifest["sources"]["pusoy/engine/fast.py"] = "0" * 64
     (copy / compiled.MANIFEST).write_text(json.dumps(manifest))
     probe = (
-        "from games import compiled; from games.engine import fast; "
+        "from pusoy import compiled; compiled.install(); from pusoy.engine import fast; "
         "print(compiled.STATUS, compiled.is_compiled(fast))"
     )
     stale = _run(["-c", probe], "1", copy.parent)

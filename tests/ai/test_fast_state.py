@@ -9,11 +9,11 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import DealState
-from games.engine.fast import FastState
-from games.engine.movegen import beats_with_small_play, small_plays_above
-from games.engine.rules import PRESETS, Rules
-from games.engine.tables import tables_for
+from pusoy.engine import DealState
+from pusoy.engine.fast import FastState
+from pusoy.engine.movegen import beats_with_small_play, small_plays_above
+from pusoy.engine.rules import PRESETS, Rules
+from pusoy.engine.tables import tables_for
 from tests.ai.helpers import positions
 
 PUBLIC = ("turn", "beat_mask", "beat_key", "last", "leader", "passed", "active", "played")

@@ -10,12 +10,12 @@ import hashlib
 import random
 from collections.abc import Callable
 
-from games.ai.heuristic import heuristic_play
-from games.ai.match import CHASE, NORMAL, PROTECT
-from games.engine import DealState, Rules
-from games.engine.cards import FULL_DECK_MASK, cards_of, mask_of
-from games.engine.fast import FastPlay, FastState
-from games.engine.moves import PASS, Move
+from pusoy.ai.heuristic import heuristic_play
+from pusoy.ai.match import CHASE, NORMAL, PROTECT
+from pusoy.engine import DealState, Rules
+from pusoy.engine.cards import FULL_DECK_MASK, cards_of, mask_of
+from pusoy.engine.fast import FastPlay, FastState
+from pusoy.engine.moves import PASS, Move
 from tests.ai.helpers import RULE_SPECS
 
 # sha256 of the choices with the heuristic as of 2026-12-03 (commit 7dd37d0 and after).

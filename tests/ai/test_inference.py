@@ -11,12 +11,12 @@ from collections.abc import Callable
 
 import pytest
 
-from games.ai import Budget, choose_move, expert
-from games.ai.heuristic import heuristic_play
-from games.ai.inference import MISMATCH_WEIGHT, ActionModel, WorldChain, chained_worlds
-from games.ai.worlds import WorldSampler
-from games.engine import DealState, PlayerView
-from games.engine.fast import FastState
+from pusoy.ai import Budget, choose_move, expert
+from pusoy.ai.heuristic import heuristic_play
+from pusoy.ai.inference import MISMATCH_WEIGHT, ActionModel, WorldChain, chained_worlds
+from pusoy.ai.worlds import WorldSampler
+from pusoy.engine import DealState, PlayerView
+from pusoy.engine.fast import FastState
 
 
 def replayed_mismatches(model: ActionModel, hands: list[int]) -> int:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 
-from games.ai import choose_move, timeout_move
-from games.ai.heuristic import heuristic_play
-from games.ai.plan import plan
-from games.engine import DealState, Move
-from games.engine.fast import FastState
-from games.engine.tables import tables_for
+from pusoy.ai import choose_move, timeout_move
+from pusoy.ai.heuristic import heuristic_play
+from pusoy.ai.plan import plan
+from pusoy.engine import DealState, Move
+from pusoy.engine.fast import FastState
+from pusoy.engine.tables import tables_for
 
 R = random.Random(0)
 

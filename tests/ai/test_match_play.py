@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-import games.ai.expert as expert
-from games.ai import Budget, choose_move
-from games.ai.hints import hint
-from games.ai.match import (
+import pusoy.ai.expert as expert
+from pusoy.ai import Budget, choose_move
+from pusoy.ai.hints import hint
+from pusoy.ai.match import (
     CHASE,
     NORMAL,
     PROTECT,
@@ -19,10 +19,10 @@ from games.ai.match import (
     seat_stance,
     stances,
 )
-from games.ai.match_arena import MatchTask, match_wins, play_match
-from games.engine import MatchStanding, Rules
-from games.engine.match import match_order
-from games.engine.moves import PASS
+from pusoy.ai.match_arena import MatchTask, match_wins, play_match
+from pusoy.engine import MatchStanding, Rules
+from pusoy.engine.match import match_order
+from pusoy.engine.moves import PASS
 from tests.ai.test_points_play import HAND, _view
 
 
@@ -213,7 +213,7 @@ def test_every_seat_of_a_match_sees_its_standing(monkeypatch):
         seen.append(view.match)
         return choose_move("heuristic", view, rng)
 
-    monkeypatch.setattr("games.ai.match_arena.seat_bot", lambda seat, budget: watching)
+    monkeypatch.setattr("pusoy.ai.match_arena.seat_bot", lambda seat, budget: watching)
     rules = Rules.from_spec("philippine")
     outcome = play_match(MatchTask(0, ("a", "b", "c"), rules, "s", Budget(), deals=2))
     assert outcome.deals == 2

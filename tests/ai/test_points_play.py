@@ -7,13 +7,13 @@ import random
 
 import pytest
 
-from games.ai import choose_move
-from games.ai.expert import WIN_BONUS, _reward, reward_with_bonus
-from games.ai.hints import hint
-from games.engine import Play, PlayerView, Rules
-from games.engine.cards import cards_of, parse_cards
-from games.engine.fast import FastState
-from games.engine.moves import PASS, Move
+from pusoy.ai import choose_move
+from pusoy.ai.expert import WIN_BONUS, _reward, reward_with_bonus
+from pusoy.ai.hints import hint
+from pusoy.engine import Play, PlayerView, Rules
+from pusoy.engine.cards import cards_of, parse_cards
+from pusoy.engine.fast import FastState
+from pusoy.engine.moves import PASS, Move
 
 
 def _view(scoring: str, hand: str, to_beat: str | None, counts: tuple[int, ...]) -> PlayerView:

@@ -11,11 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.ai import Budget, choose_move
-from games.ai.inference import ActionModel, chained_worlds
-from games.ai.worlds import WorldSampler
-from games.engine import Card, DealState, Move, Play, PlayerView, Rules
-from games.engine.cards import cards_of
+from pusoy.ai import Budget, choose_move
+from pusoy.ai.inference import ActionModel, chained_worlds
+from pusoy.ai.worlds import WorldSampler
+from pusoy.engine import Card, DealState, Move, Play, PlayerView, Rules
+from pusoy.engine.cards import cards_of
 from tests.ai.helpers import positions
 
 

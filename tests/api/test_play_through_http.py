@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from games.engine import PRESETS, verify_record
 from games.models import Game
+from pusoy.engine import PRESETS, verify_record
 from tests.api.helpers import play_until_finished, start_human_game, state_of
 from tests.invariants import assert_match_consistent
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from games.engine import CARDS, DealState, Move, Rules, parse_cards
+from pusoy.engine import CARDS, DealState, Move, Rules, parse_cards
 
 
 def fill_hands(fixed: list[str], sizes: list[int]) -> list[list[str]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations
 
-from games.engine import Card, Rules
+from pusoy.engine import Card, Rules
 
 RANK_CHARS = "3456789TJQKA2"
 SUIT_CHARS = "CSHD"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import CARDS, Card, InvalidMoveError, format_cards, parse_cards
+from pusoy.engine import CARDS, Card, InvalidMoveError, format_cards, parse_cards
 
 
 @pytest.mark.parametrize(

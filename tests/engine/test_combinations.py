@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from games.engine import InvalidMoveError, Play, Rules
+from pusoy.engine import InvalidMoveError, Play, Rules
 
 PH = Rules.from_spec("philippine")
 HK = Rules.from_spec("hong-kong")

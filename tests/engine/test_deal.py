@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import (
+from pusoy.engine import (
     Card,
     DealState,
     IllegalMoveError,
@@ -13,7 +13,7 @@ from games.engine import (
     Rules,
     deal_from_seed,
 )
-from games.engine.shuffle import deal_deck
+from pusoy.engine.shuffle import deal_deck
 from tests.engine.helpers import fill_hands, play_moves, set_aside_of
 
 PH = Rules.from_spec("philippine")
@@ -283,7 +283,7 @@ def test_players_and_hand_sizes(
 
 
 def _deck_with_last(last: str) -> list[Card]:
-    from games.engine import CARDS
+    from pusoy.engine import CARDS
 
     deck = [c for c in CARDS if str(c) != last]
     deck.reverse()  # the lowest cards go to the later seats

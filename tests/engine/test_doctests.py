@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 MODULES = [
-    "games.engine",
-    "games.engine.cards",
-    "games.engine.rules",
-    "games.engine.moves",
-    "games.engine.fast",
+    "pusoy.engine",
+    "pusoy.engine.cards",
+    "pusoy.engine.rules",
+    "pusoy.engine.moves",
+    "pusoy.engine.fast",
 ]
 
 

@@ -7,7 +7,7 @@ import pickle
 
 import pytest
 
-from games.engine import DealState, InvalidMoveError, Move, Rules
+from pusoy.engine import DealState, InvalidMoveError, Move, Rules
 
 
 def test_move_notation_round_trip() -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.engine.rules import Rules
-from games.engine.scoring import deal_payments, deal_points
+from pusoy.engine.rules import Rules
+from pusoy.engine.scoring import deal_payments, deal_points
 
 SCORINGS = ("deuces-double", "cards-left", "cards-left-tiered")
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import (
+from pusoy.engine import (
     CARDS,
     DealState,
     EngineError,
@@ -19,7 +19,7 @@ from games.engine import (
     Play,
     Rules,
 )
-from games.engine.cards import mask_of
+from pusoy.engine.cards import mask_of
 from tests.engine.reference import reference_beats, reference_key
 
 SETTINGS = settings(deadline=None, max_examples=150)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from games.engine import (
+from pusoy.engine import (
     DealState,
     Record,
     RecordError,
@@ -18,7 +18,7 @@ from games.engine import (
     record_from_state,
     verify_record,
 )
-from games.engine.verify_cli import run
+from pusoy.engine.verify_cli import run
 from tests.engine.helpers import fill_hands, play_randomly
 
 SEED = bytes(range(32))

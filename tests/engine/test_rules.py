@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from games.engine import OPTION_NAMES, PRESETS, Card, Rules, RulesError
+from pusoy.engine import OPTION_NAMES, PRESETS, Card, Rules, RulesError
 
 TABLE = {
     "philippine": {

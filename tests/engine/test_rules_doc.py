@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from games.engine import OPTION_NAMES, PRESETS, DealState, Move, Rules
-from games.engine import rules as rules_module
+from pusoy.engine import OPTION_NAMES, PRESETS, DealState, Move, Rules
+from pusoy.engine import rules as rules_module
 from tests.engine.helpers import fill_hands
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from games.engine import DealState, Rules, record_from_state, verify_record
+from pusoy.engine import DealState, Rules, record_from_state, verify_record
 from tests.engine.helpers import PRESET_NAMES
 
 DEALS_PER_CASE = 400

@@ -1,4 +1,4 @@
-"""The fair shuffle (games/engine/shuffle.py) and the worked example of docs/fairness.md."""
+"""The fair shuffle (pusoy/engine/shuffle.py) and the worked example of docs/fairness.md."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from games.engine import Rules, commitment, deal_from_seed, new_seed, shuffle_deck
-from games.engine.shuffle import byte_stream, uniform
+from pusoy.engine import Rules, commitment, deal_from_seed, new_seed, shuffle_deck
+from pusoy.engine.shuffle import byte_stream, uniform
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "fairness.md"
 SEED = bytes(range(32))

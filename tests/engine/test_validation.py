@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import (
+from pusoy.engine import (
     DealState,
     EngineError,
     IllegalMoveError,

@@ -6,7 +6,7 @@ import json
 import random
 from dataclasses import fields
 
-from games.engine import DealState, Move, PlayerView, Rules
+from pusoy.engine import DealState, Move, PlayerView, Rules
 
 
 def test_view_holds_no_other_hand() -> None:

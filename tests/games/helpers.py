@@ -6,10 +6,10 @@ import random
 from typing import Any
 
 from games import services
-from games.engine import DealState, Move, format_cards
 from games.models import Deal, Game
 from games.models import Move as MoveRow
 from players.models import Player
+from pusoy.engine import DealState, Move, format_cards
 from tests.factories import HUMAN, game_with_seats
 
 # Seat 0 leads 3C, the others pass, and seat 0 goes out with a pair of deuces: 4 points

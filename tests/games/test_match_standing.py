@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from games import selectors, services
-from games.ai.hints import Hint
-from games.engine import MatchStanding
 from games.models import Game
+from pusoy.ai.hints import Hint
+from pusoy.engine import MatchStanding
 from tests.factories import HUMAN, game_with_seats
 from tests.games.helpers import current_deal_of, player_at, submit
 

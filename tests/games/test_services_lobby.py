@@ -7,10 +7,10 @@ import datetime as dt
 import pytest
 
 from games import services
-from games.engine import DealState, Rules, deal_from_seed, format_cards
-from games.engine.shuffle import commitment
 from games.models import Deal, Game, Seat
 from games.services import SeatSpec
+from pusoy.engine import DealState, Rules, deal_from_seed, format_cards
+from pusoy.engine.shuffle import commitment
 from pusoy_api.domain_errors import DomainError
 from tests.factories import HUMAN, OPEN, PlayerFactory, game_with_seats, repeatable_seed
 from tests.games.helpers import stored

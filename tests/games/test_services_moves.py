@@ -7,9 +7,9 @@ import pytest
 
 from games import services
 from games.chain import chain_next, move_canonical_json
-from games.engine import Move
 from games.models import Deal, Game
 from games.models import Move as MoveRow
+from pusoy.engine import Move
 from pusoy_api.domain_errors import DomainError
 from tests.factories import HUMAN, OPEN, PlayerFactory, game_with_seats
 from tests.games.helpers import (

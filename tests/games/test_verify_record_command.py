@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from games.engine import DealState, record_from_state
+from pusoy.engine import DealState, record_from_state
 from tests.engine.helpers import play_randomly
 
 

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from games.ai import LEVELS
+from pusoy.ai import LEVELS
 from ratings.bot_calibration import CALIBRATED
 from ratings.system import Skill, deal_ranks, rate, rate_fixed
 

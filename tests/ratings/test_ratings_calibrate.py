@@ -8,7 +8,7 @@ import io
 
 from django.core.management import call_command
 
-from games.ai import LEVELS
+from pusoy.ai import LEVELS
 from ratings.management.commands.ratings_calibrate import SIGMA_FLOOR
 
 

@@ -1,5 +1,5 @@
 """`manage.py ai_arena --games N --seats expert,heuristic,heuristic,heuristic --rules PRESET`:
-bots against bots with no HTTP and no database (the logic is in ``games.ai.arena``)."""
+bots against bots with no HTTP and no database (the logic is in ``pusoy.ai.arena``)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import os
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.ai import LEVELS, Budget
-from games.ai.arena import format_report, run_arena
-from games.engine.errors import RulesError
-from games.engine.rules import Rules
+from pusoy.ai import LEVELS, Budget, expert
+from pusoy.ai.arena import format_report, run_arena
+from pusoy.engine.errors import RulesError
+from pusoy.engine.rules import Rules
 
 
 class Command(BaseCommand):
@@ -45,6 +45,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, games, seats, rules, seed, budget_ms, iterations, workers, **options):
+        expert.tune_collector()  # this process exists to search, as a worker does
         try:
             spec = json.loads(rules) if rules.lstrip().startswith("{") else rules
             resolved = Rules.from_spec(spec)

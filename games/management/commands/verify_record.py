@@ -1,7 +1,7 @@
 """`manage.py verify_record [--json] FILE...`: check game records (`pusoy-dos-record/1`).
 
 One line per file; exit 0 only when every file is valid. The logic is the pure function
-``games.engine.verify_cli.run``.
+``pusoy.engine.verify_cli.run``.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import TextIO, cast
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.engine.verify_cli import run
+from pusoy.engine.verify_cli import run
 
 
 class Command(BaseCommand):

@@ -10,9 +10,9 @@ import os
 
 from django.core.management.base import BaseCommand
 
-from games.ai import LEVELS, Budget
-from games.ai.arena import run_arena
-from games.engine.rules import Rules
+from pusoy.ai import LEVELS, Budget
+from pusoy.ai.arena import run_arena
+from pusoy.engine.rules import Rules
 from ratings.system import deal_ranks, rate_fixed
 
 # A level's rating must still move with its results against people, which a sigma

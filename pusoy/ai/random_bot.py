@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from games.engine.moves import Move
-from games.engine.state import PlayerView
+from pusoy.engine.moves import Move
+from pusoy.engine.state import PlayerView
 
 
 def random_move(view: PlayerView, rng: random.Random) -> Move:

@@ -11,8 +11,8 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Final, NamedTuple, TypeAlias
 
-from games.engine.cards import SUITS
-from games.engine.rules import Rules
+from pusoy.engine.cards import SUITS
+from pusoy.engine.rules import Rules
 
 CardMask: TypeAlias = int
 """A set of cards: bit ``4 * rank + suit`` (rank 0..12 for 3..2, suit in C S H D order)."""

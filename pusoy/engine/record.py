@@ -12,13 +12,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine.cards import FULL_DECK_MASK, Card, cards_of
-from games.engine.errors import EngineError, RecordError
-from games.engine.moves import cards_to_mask
-from games.engine.rules import Rules
-from games.engine.shuffle import commitment as seed_commitment
-from games.engine.shuffle import deal_from_seed
-from games.engine.state import DealState, move_entry
+from pusoy.engine.cards import FULL_DECK_MASK, Card, cards_of
+from pusoy.engine.errors import EngineError, RecordError
+from pusoy.engine.moves import cards_to_mask
+from pusoy.engine.rules import Rules
+from pusoy.engine.shuffle import commitment as seed_commitment
+from pusoy.engine.shuffle import deal_from_seed
+from pusoy.engine.state import DealState, move_entry
 
 FORMAT = "pusoy-dos-record/1"
 _HEX64 = re.compile(r"[0-9a-f]{64}")

@@ -1,6 +1,6 @@
 """The Pusoy Dos rules engine: pure Python, no Django (see docs/engine.md).
 
->>> from games.engine import DealState, Move, Rules
+>>> from pusoy.engine import DealState, Move, Rules
 >>> state = DealState.new(Rules.from_spec("philippine"), ["3C 4D", "5C 6C", "7C 8C", "9C TC"])
 >>> state.turn, state.required_card
 (0, Card.parse('3C'))
@@ -11,26 +11,26 @@
 
 from __future__ import annotations
 
-from games.engine.cards import CARDS, Card, format_cards, parse_cards
-from games.engine.errors import (
+from pusoy.engine.cards import CARDS, Card, format_cards, parse_cards
+from pusoy.engine.errors import (
     EngineError,
     IllegalMoveError,
     InvalidMoveError,
     RecordError,
     RulesError,
 )
-from games.engine.match import MatchStanding
-from games.engine.moves import Move, Play
-from games.engine.record import Record, Verification, record_from_state, verify_record
-from games.engine.rules import OPTION_NAMES, PRESETS, Rules
-from games.engine.shuffle import (
+from pusoy.engine.match import MatchStanding
+from pusoy.engine.moves import Move, Play
+from pusoy.engine.record import Record, Verification, record_from_state, verify_record
+from pusoy.engine.rules import OPTION_NAMES, PRESETS, Rules
+from pusoy.engine.shuffle import (
     commitment,
     deal_from_seed,
     face_up_card,
     new_seed,
     shuffle_deck,
 )
-from games.engine.state import DealResult, DealState, PlayerView
+from pusoy.engine.state import DealResult, DealState, PlayerView
 
 __all__ = [
     "CARDS",

@@ -23,11 +23,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from games.ai import LEVELS, Budget, choose_move
-from games.engine.moves import Move
-from games.engine.rules import Rules
-from games.engine.scoring import deal_payments
-from games.engine.state import DealState, PlayerView
+from pusoy.ai import LEVELS, Budget, choose_move
+from pusoy.engine.moves import Move
+from pusoy.engine.rules import Rules
+from pusoy.engine.scoring import deal_payments
+from pusoy.engine.state import DealState, PlayerView
 
 Bot = Callable[[PlayerView, random.Random], Move]
 

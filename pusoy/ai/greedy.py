@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 
-from games.engine.fast import play_size
-from games.engine.moves import PASS, Move
-from games.engine.state import PlayerView
+from pusoy.engine.fast import play_size
+from pusoy.engine.moves import PASS, Move
+from pusoy.engine.state import PlayerView
 
 
 def lowest_lead(view: PlayerView) -> Move:

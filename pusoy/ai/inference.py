@@ -17,12 +17,12 @@ import random
 from collections.abc import Callable
 from typing import Final
 
-from games.ai.heuristic import heuristic_play
-from games.ai.match import stances
-from games.ai.worlds import WorldSampler, cards_dealt
-from games.engine.fast import FastState
-from games.engine.state import PlayerView
-from games.engine.tables import tables_for
+from pusoy.ai.heuristic import heuristic_play
+from pusoy.ai.match import stances
+from pusoy.ai.worlds import WorldSampler, cards_dealt
+from pusoy.engine.fast import FastState
+from pusoy.engine.state import PlayerView
+from pusoy.engine.tables import tables_for
 
 MISMATCH_WEIGHT: Final = 0.05
 LOG_WEIGHT: Final = math.log(MISMATCH_WEIGHT)

@@ -12,8 +12,8 @@ from dataclasses import dataclass, fields, replace
 from types import MappingProxyType
 from typing import Any
 
-from games.engine.cards import SUITS, Card
-from games.engine.errors import EngineError, RulesError
+from pusoy.engine.cards import SUITS, Card
+from pusoy.engine.errors import EngineError, RulesError
 
 STRAIGHT_SYSTEMS = ("ace-low", "hong-kong", "deuce-high", "no-deuce")
 FLUSH_ORDERS = ("rank-first", "suit-first")

@@ -2,7 +2,7 @@
 state) and a random source, returning a legal move. See docs/ai.md.
 
 >>> import random
->>> from games.engine import DealState
+>>> from pusoy.engine import DealState
 >>> state = DealState.new("philippine", ["3C 4D 9S", "5C 6C 7H", "7C 8C 8H", "9C TC JD"])
 >>> choose_move("greedy", state.view(0), random.Random(1))
 Move.parse('3C')
@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import random
 
-from games.ai.budget import DEFAULT_BUDGET, Budget
-from games.ai.expert import expert_move
-from games.ai.greedy import greedy_move, lowest_lead
-from games.ai.heuristic import heuristic_move
-from games.ai.random_bot import random_move
-from games.engine.moves import PASS, Move
-from games.engine.state import PlayerView
+from pusoy.ai.budget import DEFAULT_BUDGET, Budget
+from pusoy.ai.expert import expert_move
+from pusoy.ai.greedy import greedy_move, lowest_lead
+from pusoy.ai.heuristic import heuristic_move
+from pusoy.ai.random_bot import random_move
+from pusoy.engine.moves import PASS, Move
+from pusoy.engine.state import PlayerView
 
 LEVELS = ("random", "greedy", "heuristic", "expert")
 

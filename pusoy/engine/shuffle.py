@@ -23,9 +23,9 @@ import hmac
 import secrets
 from collections.abc import Iterator
 
-from games.engine.cards import CARDS, Card
-from games.engine.rules import Rules
-from games.engine.tables import tables_for
+from pusoy.engine.cards import CARDS, Card
+from pusoy.engine.rules import Rules
+from pusoy.engine.tables import tables_for
 
 SEED_BYTES = 32
 

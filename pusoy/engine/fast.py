@@ -10,7 +10,7 @@ with no checks and no objects but ints.
 Cards are ``CardMask`` ints (bit ``4 * rank + suit``), plays ``FastPlay`` pairs
 ``(mask, key)`` where the ``PlayKey`` orders the plays of one size (``play_size``).
 
->>> from games.engine import DealState
+>>> from pusoy.engine import DealState
 >>> state = DealState.new("philippine", ["3C 4D 9S", "5C 6C 7H", "7C 8C 8H", "9C TC JD"])
 >>> fast = FastState.from_view(state.view(0))
 >>> plays = fast.legal_plays()
@@ -24,10 +24,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from games.engine.cards import mask_text
-from games.engine.movegen import Plays, legal_plays
-from games.engine.rules import Rules
-from games.engine.tables import (
+from pusoy.engine.cards import mask_text
+from pusoy.engine.movegen import Plays, legal_plays
+from pusoy.engine.rules import Rules
+from pusoy.engine.tables import (
     CardMask,
     FastPlay,
     PlayKey,
@@ -39,7 +39,7 @@ from games.engine.tables import (
 )
 
 if TYPE_CHECKING:
-    from games.engine.state import PlayerView
+    from pusoy.engine.state import PlayerView
 
 __all__ = [
     "PASS_PLAY",

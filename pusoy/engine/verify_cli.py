@@ -8,7 +8,7 @@ import json
 from collections.abc import Iterable
 from typing import Any, TextIO
 
-from games.engine.record import Verification, verify_record
+from pusoy.engine.record import Verification, verify_record
 
 
 def verify_file(path: str) -> Verification:

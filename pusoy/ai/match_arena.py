@@ -4,7 +4,7 @@ Match ``m`` is a run of deals with the scores carried over (the winner of a deal
 the next), ended after ``deals`` deals or at ``target`` score as in a game; each match
 is played once per rotation of the seats, from the same deals, so every level plays
 every seat position and the cards' luck cancels between levels. Every seat sees where
-the match stands (``PlayerView.match``). Seats are named as in ``games.ai.arena``.
+the match stands (``PlayerView.match``). Seats are named as in ``pusoy.ai.arena``.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from games.ai import Budget
-from games.ai.arena import deal_seed, rotation, seat_bot, wilson
-from games.engine.match import MatchStanding, match_order
-from games.engine.rules import Rules
-from games.engine.state import DealState
+from pusoy.ai import Budget
+from pusoy.ai.arena import deal_seed, rotation, seat_bot, wilson
+from pusoy.engine.match import MatchStanding, match_order
+from pusoy.engine.rules import Rules
+from pusoy.engine.state import DealState
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from games.engine.tables import (
+from pusoy.engine.tables import (
     FULL_HOUSE,
     KIND_SHIFT,
     SHIFTS,
@@ -158,7 +158,7 @@ def five_card_plays(t: Tables, hand: CardMask, nibs: list[int], beat_key: PlayKe
 
 
 # Builders of five-card plays from chosen cards: ``five_card_plays`` gives them every
-# choice; a planner (``games.ai.plan.five_candidates``) gives them a few representatives.
+# choice; a planner (``pusoy.ai.plan.five_candidates``) gives them a few representatives.
 
 
 def straight_plays(run_cards: Iterable[RunCard], fours: Sequence[CardMask]) -> Plays:

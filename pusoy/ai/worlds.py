@@ -17,9 +17,9 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from games.engine.cards import FULL_DECK_MASK
-from games.engine.fast import FastState, Tables, play_size, tables_for
-from games.engine.state import PlayerView
+from pusoy.engine.cards import FULL_DECK_MASK
+from pusoy.engine.fast import FastState, Tables, play_size, tables_for
+from pusoy.engine.state import PlayerView
 
 # Probability that a card a player declined to play on a single (by passing) stays out
 # of the sample for that player when another home exists.

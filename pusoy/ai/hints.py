@@ -5,7 +5,7 @@ another player's cards, and of a seeded random source, so asking twice in one po
 gives the same answer.
 
 >>> import random
->>> from games.engine import DealState
+>>> from pusoy.engine import DealState
 >>> state = DealState.new("philippine", ["3C 4D 9S", "5C 6C 7H", "7C 8C 8H", "9C TC JD"])
 >>> suggestion = hint(state.view(0), random.Random(1))
 >>> str(suggestion.move), suggestion.reason
@@ -17,11 +17,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from games.ai import choose_move
-from games.ai.match import CHASE, PROTECT, seat_stance
-from games.engine.cards import RANKS, Card
-from games.engine.moves import Move, Play
-from games.engine.state import PlayerView
+from pusoy.ai import choose_move
+from pusoy.ai.match import CHASE, PROTECT, seat_stance
+from pusoy.engine.cards import RANKS, Card
+from pusoy.engine.moves import Move, Play
+from pusoy.engine.state import PlayerView
 
 # Strong enough to teach from and fast (a few milliseconds): a hint must answer at once.
 HINT_LEVEL = "heuristic"

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, NoReturn
 
-from games.engine.cards import Card, cards_of, mask_text, parse_cards
-from games.engine.errors import InvalidMoveError
-from games.engine.rules import Rules
-from games.engine.tables import SIZE_SHIFT, kind_of_key, tables_for
+from pusoy.engine.cards import Card, cards_of, mask_text, parse_cards
+from pusoy.engine.errors import InvalidMoveError
+from pusoy.engine.rules import Rules
+from pusoy.engine.tables import SIZE_SHIFT, kind_of_key, tables_for
 
 
 def cards_to_mask(cards: str | Iterable[str | Card]) -> int:

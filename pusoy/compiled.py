@@ -4,12 +4,13 @@ The bots spend their time in a few pure, typed modules (move generation, the tab
 scoring, the heuristic and the expert's search). ``scripts/build_compiled.py`` compiles
 exactly these with mypyc, from the same sources, into ``build_dir()``; the build is used
 only while it is current: its manifest holds the SHA-256 of every source file of
-``games.engine`` and ``games.ai`` it was built from, and any change to any of them (or
+``pusoy.engine`` and ``pusoy.ai`` it was built from, and any change to any of them (or
 another Python) makes the interpreter run the sources instead. Without a build, or with
 ``PUSOY_COMPILED=0``, everything runs as plain Python and plays the same moves, only
 slower (docs/ai.md, "The compiled search").
 
-``install()`` (called by ``games/__init__.py``, before any of these modules is imported)
+``install()`` is an opt-in, called before any of these modules is imported (the service
+in ``games/__init__.py``, the benchmarks in ``benchmarks/__init__.py``); it
 puts a finder in front of the import system that answers for these modules, and for
 the shared library mypyc builds them into, from the build directory. It changes nothing
 else: every other module is imported as usual.
@@ -32,18 +33,18 @@ from types import ModuleType
 
 ROOT = Path(__file__).resolve().parent.parent
 # The modules the search spends its time in. Each is pure Python that mypy --strict
-# accepts; none is imported before ``install()`` runs (games/__init__.py).
+# accepts; a process that opts in imports none of them before ``install()`` runs.
 COMPILED_MODULES = (
-    "games.engine.tables",
-    "games.engine.movegen",
-    "games.engine.fast",
-    "games.engine.scoring",
-    "games.ai.plan",
-    "games.ai.heuristic",
-    "games.ai.inference",
-    "games.ai.worlds",
-    "games.ai.match",
-    "games.ai.expert",
+    "pusoy.engine.tables",
+    "pusoy.engine.movegen",
+    "pusoy.engine.fast",
+    "pusoy.engine.scoring",
+    "pusoy.ai.plan",
+    "pusoy.ai.heuristic",
+    "pusoy.ai.inference",
+    "pusoy.ai.worlds",
+    "pusoy.ai.match",
+    "pusoy.ai.expert",
 )
 # mypyc puts the code of every module in one shared library of this name; each module
 # is a small shim that imports it.
@@ -51,7 +52,7 @@ GROUP = "pusoy_compiled"
 SHARED_LIBRARY = f"{GROUP}__mypyc"
 # The sources whose hashes decide whether a build is current: all of the engine and the
 # bots, since compiled modules inline the types and constants of the modules they import.
-SOURCE_PACKAGES = ("games/engine", "games/ai")
+SOURCE_PACKAGES = ("pusoy/engine", "pusoy/ai")
 MANIFEST = "manifest.json"
 
 

@@ -1,6 +1,6 @@
 """How long a search bot may think per move.
 
-Its own module, outside the modules ``games.compiled`` may build: a compiled frozen
+Its own module, outside the modules ``pusoy.compiled`` may build: a compiled frozen
 dataclass does not pickle back into a plain one, and the arena sends budgets to worker
 processes.
 """

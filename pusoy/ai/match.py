@@ -25,8 +25,8 @@ from collections.abc import Sequence
 from statistics import NormalDist
 from typing import Final
 
-from games.engine.match import MatchStanding, match_order
-from games.engine.scoring import higher_score_wins
+from pusoy.engine.match import MatchStanding, match_order
+from pusoy.engine.scoring import higher_score_wins
 
 NORMAL: Final = 0
 CHASE: Final = 1

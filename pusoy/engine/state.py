@@ -11,15 +11,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from games.engine.cards import Card, cards_of, mask_of, mask_text
-from games.engine.errors import EngineError, IllegalMoveError, InvalidMoveError
-from games.engine.fast import FastState
-from games.engine.match import MatchStanding
-from games.engine.movegen import Plays, legal_plays
-from games.engine.moves import PASS, Move, Play, cards_to_mask, moves_from_plays
-from games.engine.rules import Rules
-from games.engine.scoring import deal_points, places_by_cards_left
-from games.engine.tables import SIZE_SHIFT, CardMask, PlayKey, kind_of_key, tables_for
+from pusoy.engine.cards import Card, cards_of, mask_of, mask_text
+from pusoy.engine.errors import EngineError, IllegalMoveError, InvalidMoveError
+from pusoy.engine.fast import FastState
+from pusoy.engine.match import MatchStanding
+from pusoy.engine.movegen import Plays, legal_plays
+from pusoy.engine.moves import PASS, Move, Play, cards_to_mask, moves_from_plays
+from pusoy.engine.rules import Rules
+from pusoy.engine.scoring import deal_points, places_by_cards_left
+from pusoy.engine.tables import SIZE_SHIFT, CardMask, PlayKey, kind_of_key, tables_for
 
 History = tuple[tuple[int, Move], ...]
 
@@ -175,7 +175,7 @@ class DealState:
     ) -> DealState:
         """A deal dealt by the fair shuffle of ``shuffle.deal_from_seed`` (with its
         face-up card, if any)."""
-        from games.engine.shuffle import deal_from_seed, face_up_card
+        from pusoy.engine.shuffle import deal_from_seed, face_up_card
 
         rules = Rules.from_spec(rules)
         hands, set_aside = deal_from_seed(seed, rules, num_players)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine.scoring import higher_score_wins
+from pusoy.engine.scoring import higher_score_wins
 
 
 @dataclass(frozen=True, slots=True)

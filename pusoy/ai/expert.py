@@ -19,18 +19,18 @@ import time
 from collections.abc import Callable
 from typing import Final
 
-from games import compiled
-from games.ai.budget import DEFAULT_BUDGET, Budget
-from games.ai.heuristic import heuristic_play, rollout_play
-from games.ai.inference import ActionModel, chained_worlds
-from games.ai.match import NORMAL, deal_spread, match_value, stances
-from games.ai.plan import five_candidates, plan
-from games.ai.worlds import WorldSampler, cards_dealt
-from games.engine.fast import PASS_PLAY, FastPlay, FastState, five_kind, play_size
-from games.engine.match import MatchStanding
-from games.engine.moves import PASS, Move
-from games.engine.scoring import deal_payments, deal_points
-from games.engine.state import PlayerView
+from pusoy import compiled
+from pusoy.ai.budget import DEFAULT_BUDGET, Budget
+from pusoy.ai.heuristic import heuristic_play, rollout_play
+from pusoy.ai.inference import ActionModel, chained_worlds
+from pusoy.ai.match import NORMAL, deal_spread, match_value, stances
+from pusoy.ai.plan import five_candidates, plan
+from pusoy.ai.worlds import WorldSampler, cards_dealt
+from pusoy.engine.fast import PASS_PLAY, FastPlay, FastState, five_kind, play_size
+from pusoy.engine.match import MatchStanding
+from pusoy.engine.moves import PASS, Move
+from pusoy.engine.scoring import deal_payments, deal_points
+from pusoy.engine.state import PlayerView
 
 Reward = Callable[[FastState, int, list[int]], float]
 
@@ -44,7 +44,7 @@ MAX_CANDIDATES: Final = 14
 # A high bar, because the first few worlds of a long-tailed reward misjudge the spread.
 ELIMINATE_Z: Final = 4.0
 # Rollouts per second of one idle core (``benchmarks.ai``): a time budget in rollouts,
-# for ``SHARP_READING_FROM``; the compiled search (``games.compiled``) runs more.
+# for ``SHARP_READING_FROM``; the compiled search (``pusoy.compiled``) runs more.
 ROLLOUTS_PER_SECOND: Final = 10_000 if compiled.STATUS == "compiled" else 3500
 # No candidate is dropped before this many worlds have been played.
 MIN_WORLDS_BEFORE_ELIMINATION: Final = 8
@@ -60,7 +60,7 @@ KEEP_DEFAULT_Z: Final = 1.0
 # the search plays for points; under ``deuces-double`` a loser's cards cost nothing, and
 # this share of the cards left (as dealt) breaks ties between losing lines. In a match
 # (``view.match``) the reward is the chance of winning the match instead
-# (``games.ai.match.match_value``), and every seat's rollouts play its match stance.
+# (``pusoy.ai.match.match_value``), and every seat's rollouts play its match stance.
 NEAR_MISS_WEIGHT: Final = 0.1
 # Under ``deuces-double``, stakes added to the search's reward (not to the points scored)
 # for going out first: the payment alone is a noisy signal there, swayed by rare doubled
@@ -196,31 +196,50 @@ def search(
     view: PlayerView, rng: random.Random, budget: Budget = DEFAULT_BUDGET
 ) -> tuple[FastPlay, dict[FastPlay, tuple[int, float]]]:
     """The chosen play and, per candidate, (worlds played, mean reward)."""
-    collect_less()
+    raised = collect_less()
     try:
         return _search(view, rng, budget)
     finally:
-        collect_as_before()
+        if raised:
+            collect_as_before()
 
 
-# Rollouts make many small lists and no reference cycles: a search raises the cyclic
-# collector's young-generation threshold to this while it runs, so collections are rare
-# and still fall inside the search's deadline (docs/ai.md, "The compiled search").
+# Rollouts make many small lists and no reference cycles: in a process that opted in
+# (``tune_collector``), a search raises the cyclic collector's young-generation threshold
+# to this while it runs, so collections are rare and still fall inside the search's
+# deadline (docs/ai.md, "The compiled search").
 SEARCH_GC_THRESHOLD: Final = 10_000
 _gc_lock = threading.Lock()
+_gc_tuned = False
 _gc_searches = 0
 _gc_saved: tuple[int, int, int] = (700, 10, 10)
 
 
-def collect_less() -> None:
-    """Raise the collector's threshold while any search runs (threads may search at once)."""
+def tune_collector(on: bool = True) -> None:
+    """Let searches in this process raise the collector's threshold while they run.
+
+    The collector's settings belong to the whole process, so a library does not touch
+    them unless its host asks: processes that exist to search (the Celery workers, the
+    arena, the benchmarks) opt in; a web server running a search in a thread does not."""
+    global _gc_tuned
+    with _gc_lock:
+        _gc_tuned = on
+
+
+def collect_less() -> bool:
+    """Raise the collector's threshold while any search runs (threads may search at once),
+    if this process opted in (``tune_collector``); whether it did (then the caller calls
+    ``collect_as_before`` once it is done)."""
     global _gc_searches, _gc_saved
     with _gc_lock:
+        if not _gc_tuned:
+            return False
         if _gc_searches == 0:
             _gc_saved = gc.get_threshold()
             young, middle, old = _gc_saved
             gc.set_threshold(max(young, SEARCH_GC_THRESHOLD), middle, old)
         _gc_searches += 1
+        return True
 
 
 def collect_as_before() -> None:

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from typing import Final
 
-from games.engine.fast import CardMask, FastPlay, PlayKey, Tables, five_kind, low_rank, play_size
-from games.engine.movegen import (
+from pusoy.engine.fast import CardMask, FastPlay, PlayKey, Tables, five_kind, low_rank, play_size
+from pusoy.engine.movegen import (
     beats_with_small_play,
     flush_plays,
     four_plays,
     full_house_plays,
     straight_plays,
 )
-from games.engine.tables import FOUR_OF_A_KIND
+from pusoy.engine.tables import FOUR_OF_A_KIND
 
 Plan = tuple[FastPlay, ...]
 """A split of a hand into plays, as ``(mask, key)`` pairs."""

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.engine.rules import Rules
-from games.engine.tables import DEUCES_MASK
+from pusoy.engine.rules import Rules
+from pusoy.engine.tables import DEUCES_MASK
 
 
 def higher_score_wins(scoring: str) -> bool:

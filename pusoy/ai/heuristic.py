@@ -12,7 +12,7 @@ beat) and an opponent is near it (8 cards or fewer; under ``cards-left-tiered``,
 10 cards or more cost double, at any time) the bot plays for points: it follows whenever
 it can and leads its biggest play, shedding the cards it would pay for. In a deal that
 may end a match it sheds from the start when ahead and never when far behind
-(``games.ai.match.seat_stance``).
+(``pusoy.ai.match.seat_stance``).
 
 ``heuristic_play`` works on a ``FastState`` and reads only the mover's hand and public facts,
 so the expert uses it as its rollout policy for every seat.
@@ -23,8 +23,8 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from games.ai.match import NORMAL, PROTECT, seat_stance
-from games.ai.plan import (
+from pusoy.ai.match import NORMAL, PROTECT, seat_stance
+from pusoy.ai.plan import (
     DEUCE_RANK,
     Plan,
     beatable,
@@ -33,10 +33,10 @@ from games.ai.plan import (
     rank_cost,
     remember_rest,
 )
-from games.engine.cards import FULL_DECK_MASK
-from games.engine.fast import PASS_PLAY, CardMask, FastPlay, FastState, play_size
-from games.engine.moves import PASS, Move
-from games.engine.state import PlayerView
+from pusoy.engine.cards import FULL_DECK_MASK
+from pusoy.engine.fast import PASS_PLAY, CardMask, FastPlay, FastState, play_size
+from pusoy.engine.moves import PASS, Move
+from pusoy.engine.state import PlayerView
 
 DEUCES: Final = 15 << (4 * DEUCE_RANK)
 # Keep 2s for control while the hand holds more cards than this (and nobody is close).
@@ -51,7 +51,7 @@ SHED_WHEN_PLAYS_LEFT: Final = 5
 
 def heuristic_play(sim: FastState, stance: int = NORMAL) -> FastPlay:
     """The heuristic's play for the seat to move in ``sim``; ``(0, -1)`` is a pass.
-    ``stance``: how the seat plays the deal for the match (``games.ai.match``)."""
+    ``stance``: how the seat plays the deal for the match (``pusoy.ai.match``)."""
     t = sim.t
     me = sim.turn
     hand = sim.hands[me]

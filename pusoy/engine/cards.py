@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from games.engine.errors import InvalidMoveError
+from pusoy.engine.errors import InvalidMoveError
 
 RANKS = "3456789TJQKA2"
 SUITS = "CSHD"
