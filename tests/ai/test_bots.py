@@ -126,14 +126,8 @@ def test_every_budget_drops_candidates_at_the_same_bar(monkeypatch: pytest.Monke
         assert set(bars) == {expert.ELIMINATE_Z}
 
 
-def test_a_process_that_has_not_opted_in_keeps_its_collector_settings(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # The collector's settings are the whole process's: a web server running a search in
-    # a thread (the embedded default) must not see them change under it.
-    monkeypatch.setattr(expert, "_gc_tuned", False)
-    state = random_position("philippine", 4, 3, 8)
-    before = gc.get_threshold()
+def _thresholds_seen_by_searches(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int, int]]:
+    """The collector's thresholds each search of ``expert`` runs under, from now on."""
     seen: list[tuple[int, int, int]] = []
     real_search = expert._search
 
@@ -142,6 +136,18 @@ def test_a_process_that_has_not_opted_in_keeps_its_collector_settings(
         return real_search(view, rng, budget)
 
     monkeypatch.setattr(expert, "_search", spy)
+    return seen
+
+
+def test_a_process_that_has_not_opted_in_keeps_its_collector_settings(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The collector's settings are the whole process's: a web server running a search in
+    # a thread (the embedded default) must not see them change under it.
+    monkeypatch.setattr(expert, "_gc_tuned", False)
+    state = random_position("philippine", 4, 3, 8)
+    before = gc.get_threshold()
+    seen = _thresholds_seen_by_searches(monkeypatch)
     expert.search(state.view(state.turn), random.Random(1), TINY)
     assert seen == [before]
     assert gc.get_threshold() == before
@@ -153,14 +159,7 @@ def test_searches_raise_the_collector_threshold_and_put_it_back(
     state = random_position("philippine", 4, 3, 8)
     view = state.view(state.turn)
     before = gc.get_threshold()
-    seen: list[tuple[int, int, int]] = []
-    real_search = expert._search
-
-    def spy(view: PlayerView, rng: random.Random, budget: Budget) -> tuple[object, object]:
-        seen.append(gc.get_threshold())
-        return real_search(view, rng, budget)
-
-    monkeypatch.setattr(expert, "_search", spy)
+    seen = _thresholds_seen_by_searches(monkeypatch)
     monkeypatch.setattr(expert, "_gc_tuned", False)
     expert.tune_collector()  # the opt-in of a process that exists to search (undone after)
     # Searches overlapping in threads (embedded task threads) must not leave the raised
