@@ -1,0 +1,233 @@
+"""What the fake APNs and FCM servers share: a throwaway CA and server certificate,
+provider keys, a clock a test moves, and a hypercorn server in a thread on a free port."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import ipaddress
+import json
+import socket
+import threading
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec, rsa
+from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+from hypercorn.asyncio import serve
+from hypercorn.config import Config
+
+Scope = dict[str, Any]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+class Clock:
+    """A settable time, shared by a provider (its `clock`) and a fake (its checks)."""
+
+    def __init__(self, now: float = 1_800_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@dataclass(frozen=True)
+class Tls:
+    ca_file: str  # what the provider trusts (ca_file)
+    cert_file: str
+    key_file: str
+
+
+def _pem_key(key: ec.EllipticCurvePrivateKey | rsa.RSAPrivateKey) -> bytes:
+    return key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )
+
+
+def make_tls(directory: Path) -> Tls:
+    """A CA and a server certificate it signed for 127.0.0.1 and localhost, with the
+    extensions a strict verifier asks for (a self-signed leaf is refused by some)."""
+    now = datetime.datetime.now(datetime.UTC)
+    ca_key = ec.generate_private_key(ec.SECP256R1())
+    ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "push test CA")])
+    ca_ski = x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key())
+    ca = (
+        x509.CertificateBuilder()
+        .subject_name(ca_name)
+        .issuer_name(ca_name)
+        .public_key(ca_key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(days=1))
+        .not_valid_after(now + datetime.timedelta(days=2))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
+        .add_extension(
+            x509.KeyUsage(
+                digital_signature=False,
+                content_commitment=False,
+                key_encipherment=False,
+                data_encipherment=False,
+                key_agreement=False,
+                key_cert_sign=True,
+                crl_sign=True,
+                encipher_only=False,
+                decipher_only=False,
+            ),
+            critical=True,
+        )
+        .add_extension(ca_ski, critical=False)
+        .sign(ca_key, hashes.SHA256())
+    )
+    key = ec.generate_private_key(ec.SECP256R1())
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")]))
+        .issuer_name(ca_name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(days=1))
+        .not_valid_after(now + datetime.timedelta(days=2))
+        .add_extension(
+            x509.SubjectAlternativeName(
+                [x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]
+            ),
+            critical=False,
+        )
+        .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+        .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+        .add_extension(
+            x509.AuthorityKeyIdentifier.from_issuer_subject_key_identifier(ca_ski),
+            critical=False,
+        )
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), False)
+        .sign(ca_key, hashes.SHA256())
+    )
+    directory.mkdir(parents=True, exist_ok=True)
+    paths = Tls(
+        ca_file=str(directory / "ca.pem"),
+        cert_file=str(directory / "server.pem"),
+        key_file=str(directory / "server.key"),
+    )
+    Path(paths.ca_file).write_bytes(ca.public_bytes(serialization.Encoding.PEM))
+    Path(paths.cert_file).write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    Path(paths.key_file).write_bytes(_pem_key(key))
+    return paths
+
+
+def make_apns_key(path: Path) -> ec.EllipticCurvePublicKey:
+    """A .p8 as Apple hands it out (a PKCS#8 P-256 key); the public half is the fake's."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    path.write_bytes(_pem_key(key))
+    return key.public_key()
+
+
+def make_service_account(
+    path: Path, *, token_uri: str, project_id: str = "pusoy-test"
+) -> rsa.RSAPublicKey:
+    """A service-account JSON file as the Google Cloud console downloads it."""
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    info = {
+        "type": "service_account",
+        "project_id": project_id,
+        "private_key_id": "0123456789abcdef0123456789abcdef01234567",
+        "private_key": _pem_key(key).decode(),
+        "client_email": f"push@{project_id}.iam.gserviceaccount.com",
+        "client_id": "100000000000000000001",
+        "auth_uri": "https://accounts.google.com/o/oauth2/auth",
+        "token_uri": token_uri,
+        "auth_provider_x509_cert_url": "https://www.googleapis.com/oauth2/v1/certs",
+        "universe_domain": "googleapis.com",
+    }
+    path.write_text(json.dumps(info))
+    return key.public_key()
+
+
+async def lifespan(receive: Receive, send: Send) -> None:
+    """Hypercorn waits for the app to say it started before it serves."""
+    while True:
+        event = await receive()
+        if event["type"] == "lifespan.startup":
+            await send({"type": "lifespan.startup.complete"})
+        elif event["type"] == "lifespan.shutdown":
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+
+
+async def read_body(receive: Receive) -> bytes:
+    chunks = []
+    while True:
+        event = await receive()
+        if event["type"] == "http.disconnect":
+            break
+        chunks.append(event.get("body", b""))
+        if not event.get("more_body"):
+            break
+    return b"".join(chunks)
+
+
+async def respond(
+    send: Send, status: int, body: object, headers: dict[str, str] | None = None
+) -> None:
+    data = json.dumps(body).encode() if body is not None else b""
+    raw = [(b"content-type", b"application/json")]
+    raw += [(k.lower().encode(), v.encode()) for k, v in (headers or {}).items()]
+    await send({"type": "http.response.start", "status": status, "headers": raw})
+    await send({"type": "http.response.body", "body": data})
+
+
+class ServerThread:
+    """Serves an ASGI app with hypercorn over TLS on 127.0.0.1, in a thread with its own
+    event loop; `stop` releases any request left hanging and shuts the server down."""
+
+    def __init__(self, app: Callable[..., Awaitable[None]], tls: Tls, *, h2_only: bool) -> None:
+        self.app = app
+        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(128)
+        self.port = listener.getsockname()[1]
+        config = Config()
+        # The socket is hypercorn's from here on (it closes it).
+        config.bind = [f"fd://{listener.detach()}"]
+        config.certfile = tls.cert_file
+        config.keyfile = tls.key_file
+        config.alpn_protocols = ["h2"] if h2_only else ["h2", "http/1.1"]
+        config.graceful_timeout = 0.5
+        config.accesslog = None
+        config.errorlog = "-" if __import__("os").environ.get("FAKE_LOG") else None
+        self._config = config
+        self.loop = asyncio.new_event_loop()
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="fake-push-server", daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"https://127.0.0.1:{self.port}"
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.stopping = asyncio.Event()
+        self._ready.set()
+        self.loop.run_until_complete(
+            serve(self.app, self._config, shutdown_trigger=self.stopping.wait)  # type: ignore[arg-type]
+        )
+        self.loop.close()
+
+    def start(self) -> ServerThread:
+        self._thread.start()
+        self._ready.wait()
+        return self
+
+    def stop(self) -> None:
+        if not self._thread.is_alive():
+            return
+        self.loop.call_soon_threadsafe(self.stopping.set)
+        self._thread.join(timeout=10)
