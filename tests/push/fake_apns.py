@@ -16,17 +16,17 @@ import threading
 import uuid
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
 
 import jwt
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from .transport_helpers import (
     Clock,
+    FakeServer,
     Receive,
+    Received,
     Scope,
     Send,
-    ServerThread,
     Tls,
     lifespan,
     read_body,
@@ -45,23 +45,7 @@ class Answer:
 
 
 @dataclass
-class Received:
-    path: str
-    headers: dict[str, str]
-    body: bytes
-    claims: dict[str, Any]
-    http_version: str
-    client: tuple[str, int]
-    status: int = 0
-    reason: str = ""
-
-    @property
-    def json(self) -> Any:
-        return json.loads(self.body)
-
-
-@dataclass
-class FakeApns:
+class FakeApns(FakeServer[Answer]):
     key: ec.EllipticCurvePublicKey
     key_id: str
     team_id: str
@@ -73,24 +57,7 @@ class FakeApns:
     tokens_seen: list[str] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def start(self) -> FakeApns:
-        self.server = ServerThread(self.app, self.tls, h2_only=True).start()
-        return self
-
-    def stop(self) -> None:
-        self.server.stop()
-
-    @property
-    def url(self) -> str:
-        return self.server.url
-
-    def answer(self, *answers: Answer) -> None:
-        with self._lock:
-            self.answers.extend(answers)
-
-    @property
-    def connections(self) -> set[tuple[str, int]]:
-        return {r.client for r in self.received}
+    h2_only = True  # Apple speaks HTTP/2 only
 
     async def app(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -102,26 +69,22 @@ class FakeApns:
             path=scope["path"],
             headers=headers,
             body=body,
-            claims={},
-            http_version=scope["http_version"],
             client=tuple(scope["client"]),
+            http_version=scope["http_version"],
         )
         status, reason = self.check(scope, headers, body, received)
         extra: dict[str, str] = {}
         if status == 200:
-            with self._lock:
-                answer = self.answers.popleft() if self.answers else Answer()
+            answer = self.next_answer(Answer())
             if answer.hang:
-                with self._lock:
-                    self.received.append(received)
+                self.record(received)
                 await asyncio.sleep(3600)
                 return
             status, reason = answer.status, answer.reason
             if answer.retry_after is not None:
                 extra["retry-after"] = answer.retry_after
         received.status, received.reason = status, reason
-        with self._lock:
-            self.received.append(received)
+        self.record(received)
         apns_id = headers.get("apns-id") or str(uuid.uuid4())
         await respond(
             send,

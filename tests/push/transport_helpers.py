@@ -7,12 +7,14 @@ import asyncio
 import datetime
 import ipaddress
 import json
+import re
 import socket
 import threading
+from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, Generic, TypeVar
 
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
@@ -231,3 +233,101 @@ class ServerThread:
             return
         self.loop.call_soon_threadsafe(self.stopping.set)
         self._thread.join(timeout=10)
+
+
+@dataclass
+class Received:
+    """One request as a fake server read it."""
+
+    path: str
+    headers: dict[str, str]
+    body: bytes
+    client: tuple[str, int]  # the connection it came on
+    http_version: str = ""
+    claims: dict[str, Any] = field(default_factory=dict)  # the verified token's, if any
+    status: int = 0
+    reason: str = ""
+
+    @property
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+AnswerT = TypeVar("AnswerT")
+
+
+class FakeServer(Generic[AnswerT]):
+    """What a fake provider does besides checking: runs, records, answers as scripted.
+    A subclass (a dataclass) has `tls`, `answers`, `received` and `_lock`, and `app`."""
+
+    h2_only: ClassVar[bool] = False
+    tls: Tls
+    answers: deque[AnswerT]
+    received: list[Received]
+    _lock: threading.Lock
+    server: ServerThread
+
+    async def app(self, scope: Scope, receive: Receive, send: Send) -> None:
+        raise NotImplementedError
+
+    def start(self) -> Any:
+        self.server = ServerThread(self.app, self.tls, h2_only=self.h2_only).start()
+        return self
+
+    def stop(self) -> None:
+        self.server.stop()
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    @property
+    def connections(self) -> set[tuple[str, int]]:
+        return {r.client for r in self.received}
+
+    def answer(self, *answers: AnswerT) -> None:
+        """The answers to give, in order, to the next requests that pass the checks."""
+        with self._lock:
+            self.answers.extend(answers)
+
+    def next_answer(self, default: AnswerT) -> AnswerT:
+        with self._lock:
+            return self.answers.popleft() if self.answers else default
+
+    def record(self, received: Received) -> None:
+        with self._lock:
+            self.received.append(received)
+
+
+def send_from_threads(provider: Any, target: Any, message: Any, *, threads: int = 8) -> list:
+    """Five sends from each of `threads` threads through one provider, as a threaded
+    worker would; their results."""
+    results: list = []
+
+    def send_some() -> None:
+        results.extend(provider.send(target, message) for _ in range(5))
+
+    workers = [threading.Thread(target=send_some) for _ in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    return results
+
+
+# A card as the engine writes one ("9H", "10S", "AS").
+CARD = re.compile(r"\b(?:[2-9]|10|[TJQKA])[CDHS]\b")
+
+
+def assert_kept_private(caplog: Any, received: list[Received], token: str, message: Any) -> None:
+    """No card in anything the provider received; in the logs, no device token, no
+    title or body, and none of the data in our own lines."""
+    for request in received:
+        assert not CARD.search(request.body.decode() + " ".join(request.headers.values()))
+    logged = caplog.text
+    ours = " ".join(r.getMessage() for r in caplog.records if r.name.startswith("push."))
+    assert token not in logged
+    assert message.title not in logged
+    assert message.body not in logged
+    for value in message.data.values():
+        assert value not in ours
