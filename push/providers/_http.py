@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import email.utils
 import logging
+import math
 import ssl
 import threading
 from collections.abc import Callable
+from typing import Any
 
 import certifi
+import h2.events
 import httpx
 
 from .base import Outcome, SendResult
@@ -80,11 +83,7 @@ class Client:
             with self._lock:
                 transport = self._idle.pop() if self._idle else self._transport()
             try:
-                response = transport.handle_request(request)
-                try:
-                    response.read()
-                finally:
-                    response.close()
+                return self._send_resending_unprocessed(transport, request)
             finally:
                 with self._lock:
                     if self._closed:
@@ -93,6 +92,36 @@ class Client:
                         self._idle.append(transport)
         finally:
             self._free.release()
+
+    def _send_resending_unprocessed(
+        self, transport: httpx.HTTPTransport, request: httpx.Request
+    ) -> httpx.Response:
+        streams: list[int] = []
+        try:
+            return self._send(transport, request, streams)
+        except httpx.RemoteProtocolError as exc:
+            if not unprocessed(exc, streams):
+                raise
+        # The server closed the connection under a request it says it did not process:
+        # sent once more, on a new connection.
+        return self._send(transport, request, [])
+
+    @staticmethod
+    def _send(
+        transport: httpx.HTTPTransport, request: httpx.Request, streams: list[int]
+    ) -> httpx.Response:
+        """One attempt; `streams` gets the HTTP/2 stream id the request went out on."""
+
+        def trace(event: str, info: dict[str, Any]) -> None:
+            if event == "http2.send_request_headers.started":
+                streams.append(info["stream_id"])
+
+        request.extensions = {**request.extensions, "trace": trace}
+        response = transport.handle_request(request)
+        try:
+            response.read()
+        finally:
+            response.close()
         return response
 
     def post(
@@ -118,6 +147,22 @@ class Client:
             transport.close()
 
 
+def unprocessed(exc: httpx.RemoteProtocolError, streams: list[int]) -> bool:
+    """Whether a request the connection was closed under was, by the server's word, not
+    processed: a GOAWAY (RFC 9113 6.8) names the last stream the server may have acted
+    on, and ours came after it, or never went out.
+
+    Servers send GOAWAY to rotate their connections (Apple's and Google's front ends;
+    hypercorn after 1000 requests). httpcore raises it with h2's ConnectionTerminated
+    event as the cause's argument; anything else is not known to be unprocessed."""
+    cause = exc.__cause__ or exc.__context__
+    event = cause.args[0] if cause is not None and cause.args else None
+    if not isinstance(event, h2.events.ConnectionTerminated):
+        return False
+    last = event.last_stream_id
+    return not streams or (last is not None and streams[-1] > last)
+
+
 def retry_after(value: str | None, *, now: float) -> float | None:
     """Seconds to wait from a Retry-After header: delta-seconds or an HTTP-date (RFC 9110
     10.2.3). None when absent or unreadable; a date in the past is 0."""
@@ -125,9 +170,11 @@ def retry_after(value: str | None, *, now: float) -> float | None:
         return None
     value = value.strip()
     try:
-        return max(0.0, float(value))
+        seconds = float(value)
     except ValueError:
         pass
+    else:
+        return max(0.0, seconds) if math.isfinite(seconds) else None
     try:
         when = email.utils.parsedate_to_datetime(value)
     except (TypeError, ValueError, IndexError):

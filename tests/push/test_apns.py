@@ -267,6 +267,23 @@ def test_sends_share_one_connection(provider, fake):
     assert len(fake.connections) == 1
 
 
+def test_a_connection_the_server_rotates_is_replaced_and_nothing_sent_twice(apns, clock):
+    fake = apns[0]
+    fake.stop()
+    # hypercorn takes a 4th request on a connection, then closes it with a GOAWAY that
+    # names that request's stream as possibly processed, and never answers it.
+    fake.start(requests_per_connection=3)
+    with provider_with(apns, clock, base_url=fake.url) as provider:
+        results = [provider.send(DEVICE, MESSAGE) for _ in range(7)]
+
+    # That one is a RETRY (it may have arrived: not resent), the next go on a new connection.
+    assert [r.outcome for r in results] == [Outcome.SENT] * 3 + [Outcome.RETRY] + [Outcome.SENT] * 3
+    assert results[3].reason == "RemoteProtocolError"
+    # Seven sends, none twice (the 4th is recorded only if its handler ran before the close).
+    assert len(fake.received) in (6, 7)
+    assert len(fake.connections) == 2
+
+
 def test_threads_share_the_provider_and_its_token(provider, fake):
     results = send_from_threads(provider, DEVICE, MESSAGE)
 

@@ -190,7 +190,14 @@ class ServerThread:
     """Serves an ASGI app with hypercorn over TLS on 127.0.0.1, in a thread with its own
     event loop; `stop` releases any request left hanging and shuts the server down."""
 
-    def __init__(self, app: Callable[..., Awaitable[None]], tls: Tls, *, h2_only: bool) -> None:
+    def __init__(
+        self,
+        app: Callable[..., Awaitable[None]],
+        tls: Tls,
+        *,
+        h2_only: bool,
+        requests_per_connection: int = 1000,
+    ) -> None:
         self.app = app
         listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         listener.bind(("127.0.0.1", 0))
@@ -203,6 +210,9 @@ class ServerThread:
         config.keyfile = tls.key_file
         config.alpn_protocols = ["h2"] if h2_only else ["h2", "http/1.1"]
         config.graceful_timeout = 0.5
+        # After this many requests hypercorn closes a connection with a graceful GOAWAY,
+        # as Apple's and Google's front ends rotate theirs.
+        config.keep_alive_max_requests = requests_per_connection
         config.accesslog = None
         config.errorlog = "-" if __import__("os").environ.get("FAKE_LOG") else None
         self._config = config
@@ -270,8 +280,13 @@ class FakeServer(Generic[AnswerT]):
     async def app(self, scope: Scope, receive: Receive, send: Send) -> None:
         raise NotImplementedError
 
-    def start(self) -> Any:
-        self.server = ServerThread(self.app, self.tls, h2_only=self.h2_only).start()
+    def start(self, *, requests_per_connection: int = 1000) -> Any:
+        self.server = ServerThread(
+            self.app,
+            self.tls,
+            h2_only=self.h2_only,
+            requests_per_connection=requests_per_connection,
+        ).start()
         return self
 
     def stop(self) -> None:
