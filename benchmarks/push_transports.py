@@ -31,6 +31,11 @@ from tests.push.fake_apns import FakeApns
 from tests.push.fake_fcm import FakeFcm
 from tests.push.transport_helpers import Clock, make_apns_key, make_service_account, make_tls
 
+# The fakes keep their connections for the whole run: a GOAWAY every 1000 requests
+# (hypercorn's default) would measure reconnections, and turn one send in 1000 into a
+# RETRY (tests/push/test_apns.py covers that).
+ROTATE_NEVER = 10**9
+
 MESSAGE = PushMessage(
     title="Your turn",
     body="Ana played; it is your move.",
@@ -51,7 +56,7 @@ def apns(directory: Path) -> Iterator[tuple[ApnsProvider, DeviceTarget]]:
         topic="ph.pusoy.app",
         tls=tls,
         clock=clock,
-    ).start()
+    ).start(requests_per_connection=ROTATE_NEVER)
     provider = ApnsProvider(
         ApnsConfig(
             key_id="ABC123DEFG",
@@ -81,7 +86,7 @@ def fcm(directory: Path) -> Iterator[tuple[FcmProvider, DeviceTarget]]:
         client_email="push@pusoy-test.iam.gserviceaccount.com",
         project_id="pusoy-test",
         tls=tls,
-    ).start()
+    ).start(requests_per_connection=ROTATE_NEVER)
     provider = FcmProvider(
         FcmConfig(
             service_account_path=str(path),
