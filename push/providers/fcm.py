@@ -196,7 +196,7 @@ def error_code(response: httpx.Response) -> tuple[str, bool]:
     for detail in details if isinstance(details, list) else []:
         if not isinstance(detail, dict):
             continue
-        if detail.get("@type", "").endswith("FcmError") and detail.get("errorCode"):
+        if str(detail.get("@type", "")).endswith("FcmError") and detail.get("errorCode"):
             code = str(detail["errorCode"])
         for violation in detail.get("fieldViolations") or []:
             if isinstance(violation, dict) and violation.get("field") == "message.token":
