@@ -214,7 +214,7 @@ class ServerThread:
         # as Apple's and Google's front ends rotate theirs.
         config.keep_alive_max_requests = requests_per_connection
         config.accesslog = None
-        config.errorlog = "-" if __import__("os").environ.get("FAKE_LOG") else None
+        config.errorlog = None
         self._config = config
         self.loop = asyncio.new_event_loop()
         self._ready = threading.Event()
@@ -229,7 +229,7 @@ class ServerThread:
         self.stopping = asyncio.Event()
         self._ready.set()
         self.loop.run_until_complete(
-            serve(self.app, self._config, shutdown_trigger=self.stopping.wait)  # type: ignore[arg-type]
+            serve(self.app, self._config, shutdown_trigger=self.stopping.wait)
         )
         self.loop.close()
 
