@@ -6,6 +6,7 @@ they are the audit trail."""
 from __future__ import annotations
 
 import datetime as dt
+import uuid
 
 from django.conf import settings
 from django.utils import timezone
@@ -36,3 +37,11 @@ def events_purge(*, now: dt.datetime | None = None) -> int:
     StreamTicket.objects.filter(expires_at__lt=now).delete()
     deleted, _ = Event.objects.filter(created_at__lt=now - events_ttl()).delete()
     return deleted
+
+
+def player_records_delete(*, player_id: uuid.UUID) -> int:
+    """A deleted account's own feed and stored answers go (games stay: the audit
+    trail). How many rows went."""
+    events, _ = Event.objects.filter(player_id=player_id).delete()
+    answers, _ = IdempotentRequest.objects.filter(player_id=player_id).delete()
+    return events + answers
