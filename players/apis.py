@@ -253,7 +253,8 @@ class MeApi(APIView):
         operation_id="players_me_delete",
         summary="Delete your account",
         description="Deletes your account at once, confirmed by your password (a guest "
-        "sends none; a wrong one is `wrong_password`, within the log-in backoff). Games in "
+        "sends none; a wrong or missing one is `wrong_password`, and a wrong one counts in "
+        "the log-in backoff). Games in "
         "progress count as resigned, waiting games are left, finished games stay under the "
         "name `deleted player <id>` and still verify; your tokens, devices, webhooks and "
         "feed are deleted (docs/api.md, Accounts).",
