@@ -160,3 +160,38 @@ def test_sessions_list_is_paginated_and_refuses_bad_query(ana):
     assert response.status_code == 400
     assert error_code(response) == "invalid_input"
     assert phone.get("/api/v1/auth/sessions?limit=1").json()["count"] == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_gives_existing_tokens_a_session_and_an_idle_expiry():
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+    from knox.models import get_digest_token
+    from knox.settings import CONSTANTS
+
+    key_length = CONSTANTS.TOKEN_KEY_LENGTH
+
+    before = [("players", "0003_username_canonical_unique")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old_apps = executor.loader.project_state(before).apps
+    old_player = old_apps.get_model("players", "Player").objects.create(
+        username="ana", username_canonical="ana", password="!"
+    )
+    digest, token = get_digest_token()
+    # knox's table is the same before and after; only the player's gains columns.
+    AuthToken(digest=digest, token_key=token[:key_length], user_id=old_player.pk, expiry=None).save(
+        force_insert=True
+    )
+
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+    session = Session.objects.get(player_id=old_player.pk)
+    assert session.device == ""
+    stored = AuthToken.objects.get(user_id=old_player.pk)
+    assert stored.expiry - timezone.now() > dt.timedelta(days=settings.TOKEN_IDLE_TTL_DAYS - 1)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
+    assert client.get("/api/v1/players/me").status_code == 200
