@@ -4,6 +4,7 @@ expired stream tickets, are deleted (a client back after longer reads its games'
 from __future__ import annotations
 
 import datetime as dt
+import uuid
 
 from django.conf import settings
 from django.utils import timezone
@@ -21,4 +22,10 @@ def events_purge(*, now: dt.datetime | None = None) -> int:
     now = now or timezone.now()
     StreamTicket.objects.filter(expires_at__lt=now).delete()
     deleted, _ = Event.objects.filter(created_at__lt=now - events_ttl()).delete()
+    return deleted
+
+
+def player_events_delete(*, player_id: uuid.UUID) -> int:
+    """A deleted account's own feed goes. How many events."""
+    deleted, _ = Event.objects.filter(player_id=player_id).delete()
     return deleted

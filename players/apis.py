@@ -1,4 +1,5 @@
-"""Player endpoints: register, token, logout, profiles, leaderboard. Thin: one service each."""
+"""Player endpoints: register, token, logout, profiles (and deleting your own), the
+leaderboard. Thin: one service each. (Guests, sessions and passwords: account_apis.)"""
 
 from __future__ import annotations
 
@@ -23,8 +24,8 @@ from pusoy_api.pagination import StrictLimitOffsetPagination
 from ratings.selectors import RatingView, rating_history, rating_of
 from ratings.system import Skill
 
-from . import selectors, services
-from .throttles import AuthRateThrottle
+from . import deletion, selectors, services
+from .throttles import AccountRateThrottle, AuthRateThrottle
 from .usernames import username_display
 
 USERNAME_MAX_LENGTH = 150
@@ -136,6 +137,11 @@ class AuthTokenSerializer(serializers.Serializer):
     token = serializers.CharField(help_text="Send as `Authorization: Bearer <token>`.")
 
 
+def device_of(request) -> str:
+    """How a session names its device: the User-Agent that took the token."""
+    return str(request.META.get("HTTP_USER_AGENT", ""))
+
+
 class RegisterApi(APIView):
     authentication_classes: list = []
     permission_classes = [AllowAny]
@@ -168,7 +174,7 @@ class RegisterApi(APIView):
     def post(self, request):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        player, token = services.player_register(**data.validated_data)
+        player, token = services.player_register(**data.validated_data, device=device_of(request))
         body = {"id": player.id, "username": player.username, "token": token}
         return Response(AuthTokenSerializer(body).data, status=status.HTTP_201_CREATED)
 
@@ -185,7 +191,8 @@ class TokenApi(APIView):
     @extend_schema(
         operation_id="auth_token",
         summary="Log in",
-        description="A new token for this device (tokens last until logout). Any spelling "
+        description="A new token for this device (it lasts until logout, revocation, or "
+        "TOKEN_IDLE_TTL_DAYS without use). Any spelling "
         "of the name that is the same name logs in. After repeated failures a name is "
         "refused for a while (429 `throttled`, `Retry-After`).",
         request=InputSerializer,
@@ -195,7 +202,7 @@ class TokenApi(APIView):
     def post(self, request):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        player, token = services.token_login(**data.validated_data)
+        player, token = services.token_login(**data.validated_data, device=device_of(request))
         body = {"id": player.id, "username": player.username, "token": token}
         return Response(AuthTokenSerializer(body).data)
 
@@ -215,15 +222,50 @@ class LogoutApi(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+class MeSerializer(PlayerSerializer):
+    """Your own profile: the public one, and whether this is a guest account."""
+
+    guest = serializers.BooleanField(
+        source="is_guest", help_text="A guest account: claim it (`auth/claim`) to keep it."
+    )
+
+
 class MeApi(APIView):
+    def get_throttles(self):
+        # Deleting checks the password: the log-in limits apply (docs/api.md).
+        return [AccountRateThrottle()] if self.request.method == "DELETE" else []
+
+    class DeleteInputSerializer(serializers.Serializer):
+        password = PasswordField(
+            required=False, help_text="Your password; a guest account sends none."
+        )
+
     @extend_schema(
         operation_id="players_me",
         summary="You",
         description="Your profile and stats.",
-        responses={200: PlayerSerializer, **error_responses(401, 503)},
+        responses={200: MeSerializer, **error_responses(401, 503)},
     )
     def get(self, request):
-        return Response(PlayerSerializer(request.user).data)
+        return Response(MeSerializer(request.user).data)
+
+    @extend_schema(
+        operation_id="players_me_delete",
+        summary="Delete your account",
+        description="Deletes your account at once, confirmed by your password (a guest "
+        "sends none; a wrong or missing one is `wrong_password`, and a wrong one counts in "
+        "the log-in backoff). Games in "
+        "progress count as resigned, waiting games are left, finished games stay under the "
+        "name `deleted player <id>` and still verify; your tokens, devices, webhooks and "
+        "feed are deleted (docs/api.md, Accounts).",
+        request=DeleteInputSerializer,
+        responses={204: None, **error_responses(400, 401, 403, 413, 415, 429, 503)},
+    )
+    def delete(self, request):
+        data = self.DeleteInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        deletion.account_delete(player=request.user, password=data.validated_data.get("password"))
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class PlayerDetailApi(APIView):

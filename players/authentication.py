@@ -1,10 +1,14 @@
-"""`Authorization: Bearer <token>`: knox tokens, stored only as hashes and revocable."""
+"""`Authorization: Bearer <token>`: knox tokens, stored only as hashes, revocable, and
+ended by TOKEN_IDLE_TTL_DAYS without use (knox's expiry, moved forward on use)."""
 
 from __future__ import annotations
 
 from django.utils import timezone
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from knox.auth import TokenAuthentication
+from knox.settings import knox_settings
+
+from .models import Session
 
 
 class BearerTokenAuthentication(TokenAuthentication):
@@ -12,12 +16,24 @@ class BearerTokenAuthentication(TokenAuthentication):
 
     def _cleanup_token(self, auth_token) -> bool:
         # Knox sweeps all of the user's other tokens on every request (one more query
-        # each time). Tokens here only end on logout, so only this token's own expiry
-        # (set when an operator gives one) needs checking.
+        # each time). Expired tokens are purged hourly instead (players.tasks), so only
+        # this token's own expiry needs checking here.
         if auth_token.expiry is not None and auth_token.expiry < timezone.now():
             auth_token.delete()
             return True
         return False
+
+    def renew_token(self, auth_token) -> None:
+        # Knox's own renewal, plus the session's "last used": both written only when the
+        # expiry would move by more than MIN_REFRESH_INTERVAL, so most requests write
+        # nothing (tests/players/test_sessions.py pins the query count).
+        now = timezone.now()
+        new_expiry = now + knox_settings.TOKEN_TTL
+        if (new_expiry - auth_token.expiry).total_seconds() <= knox_settings.MIN_REFRESH_INTERVAL:
+            return
+        auth_token.expiry = new_expiry
+        auth_token.save(update_fields=["expiry"])
+        Session.objects.filter(token_id=auth_token.pk).update(last_used_at=now)
 
 
 class BearerTokenScheme(OpenApiAuthenticationExtension):
@@ -28,5 +44,7 @@ class BearerTokenScheme(OpenApiAuthenticationExtension):
         return {
             "type": "http",
             "scheme": "bearer",
-            "description": "Token from `auth/register` or `auth/token`.",
+            "description": "Token from `auth/register`, `auth/token` or `auth/guest`; "
+            "it ends on logout, on revocation (`auth/sessions`) or after "
+            "TOKEN_IDLE_TTL_DAYS (default 90) without use.",
         }

@@ -1,4 +1,4 @@
-"""Reads on players: profiles and the leaderboard."""
+"""Reads on players: profiles, the leaderboard, a player's sessions."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import uuid
 
 from django.db.models import F, QuerySet
 
-from .models import Player
+from .models import Player, Session
 
 
 def leaderboard(*, order: str = "wins") -> QuerySet[Player]:
@@ -30,3 +30,8 @@ def player_get(*, player_id: uuid.UUID | str) -> Player | None:
 
 def username_taken(*, username_canonical: str) -> bool:
     return Player.objects.filter(username_canonical=username_canonical).exists()
+
+
+def sessions_of(*, player: Player) -> QuerySet[Session]:
+    """The player's sessions, most recently used first, with their tokens' expiry."""
+    return Session.objects.filter(player=player).select_related("token")

@@ -12,10 +12,27 @@ from pusoy_api.cache import FailOpenCache
 
 
 class AuthRateThrottle(AnonRateThrottle):
-    """Per client IP, on register / token / logout."""
+    """Per client IP, on register / token / guest."""
 
     scope = "auth"
     # Duck-typed: DRF's throttles only call the cache's get and set.
+    cache = FailOpenCache()  # type: ignore[assignment]
+
+
+class AccountRateThrottle(AuthRateThrottle):
+    """The same per-IP count as log-in, for the account endpoints a token calls (password
+    change, deletion, claim): a stolen token gives no more guesses than no token.
+    (AnonRateThrottle itself skips authenticated requests.)"""
+
+    def get_cache_key(self, request, view):
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class GuestRateThrottle(AnonRateThrottle):
+    """Per client IP, on `auth/guest`: an account that costs nothing to make is rationed
+    (THROTTLE_GUEST)."""
+
+    scope = "guest"
     cache = FailOpenCache()  # type: ignore[assignment]
 
 

@@ -48,6 +48,11 @@ class ErrorCode(StrEnum):
         401,
         "an event-stream ticket unknown, used or expired, or its token logged out",
     )
+    WRONG_PASSWORD = (
+        "wrong_password",
+        403,
+        "the password confirming a change to your account is wrong",
+    )
     NOT_A_PARTICIPANT = ("not_a_participant", 403, "you have no seat in this game")
     NOT_THE_CREATOR = ("not_the_creator", 403, "only the game's creator may do this")
     PERMISSION_DENIED = ("permission_denied", 403, "not allowed")
@@ -69,6 +74,12 @@ class ErrorCode(StrEnum):
     GAME_NOT_OPEN = ("game_not_open", 409, "the game is not taking players")
     ALREADY_JOINED = ("already_joined", 409, "you already have a seat in this game")
     USERNAME_TAKEN = ("username_taken", 409, "the name is taken, in any spelling")
+    GUEST_ACCOUNT = (
+        "guest_account",
+        409,
+        "a guest account has no password: claim it first (auth/claim)",
+    )
+    NOT_A_GUEST = ("not_a_guest", 409, "only a guest account is claimed")
     DEAL_IN_PROGRESS = ("deal_in_progress", 409, "records and replays exist for finished deals")
     GAME_FULL = ("game_full", 409, "every open seat is reserved for an invited player")
     SEAT_RESIGNED = ("seat_resigned", 409, "you resigned this game: an AI plays your seat")

@@ -66,7 +66,20 @@ class AutoSchema(BaseAutoSchema):
         view_name = outer.removesuffix("Api")
         if inner == "InputSerializer":
             return getattr(self.view, "request_name", view_name)
-        return view_name + inner.removesuffix("Serializer")
+        # `MeApi.DeleteInputSerializer` -> `MeDelete` (`MeDeleteRequest` once split).
+        return view_name + inner.removesuffix("Serializer").removesuffix("Input")
+
+    def _get_request_body(self, direction="request"):
+        # drf-spectacular documents a body for PUT, PATCH and POST only; a view whose
+        # DELETE takes one (`DELETE players/me {password}`, a contract) says so with a
+        # `DeleteInputSerializer`, and that body is documented too.
+        if self.method != "DELETE" or not hasattr(self.view, "DeleteInputSerializer"):
+            return super()._get_request_body(direction)
+        self.method = "POST"
+        try:
+            return super()._get_request_body(direction)
+        finally:
+            self.method = "DELETE"
 
 
 # OpenAPI links: how the answer of one operation feeds the next (a generated client can

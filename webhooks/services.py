@@ -126,6 +126,12 @@ def webhook_delete(*, webhook_id: uuid.UUID, owner: Any) -> None:
         raise DomainError(ErrorCode.NOT_FOUND, "No such webhook.")
 
 
+def webhooks_delete_owned(*, owner: Any) -> int:
+    """Every webhook of an account being deleted goes, with its outbox and log."""
+    deleted, _ = Webhook.objects.filter(owner=owner).delete()
+    return deleted
+
+
 # --- Publishing -----------------------------------------------------------------------
 
 

@@ -17,11 +17,11 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games.models import Deal, Game, GameStatus, Seat, SeatStatus
+from games.models import Deal, Game, GameStatus, InvitationStatus, Seat, SeatStatus
 from games.services import feed
 from games.services.deals import seat_entrant
 from games.services.game_row import game_locked, game_touch
-from games.services.invitations import invitations_cancel
+from games.services.invitations import invitation_decline, invitations_cancel
 from games.services.side_effects import queue_ai_turn_on_commit
 from players.models import Player
 from pusoy_api.domain_errors import DomainError, ErrorCode
@@ -98,6 +98,25 @@ def game_resign(*, game_id: uuid.UUID, player: Player) -> Game:
         queue_ai_turn_on_commit(game, deal)  # their turn now: the AI takes it
     game_touch(game)
     return game
+
+
+@transaction.atomic
+def player_games_exit(*, player: Player) -> None:
+    """An account is being deleted: it resigns every game in progress (exactly as
+    `game_resign`: the game goes on with an AI in the seat, or is abandoned if it was the
+    last human), leaves every waiting game (a creator's is cancelled) and declines the
+    invitations it has not answered. Finished games are untouched."""
+    seats = Seat.objects.filter(player=player).select_related("game")
+    for seat in seats.filter(game__status=GameStatus.ACTIVE, status=SeatStatus.PLAYING):
+        game_resign(game_id=seat.game_id, player=player)
+    for seat in seats.filter(game__status=GameStatus.WAITING):
+        game_leave(game_id=seat.game_id, player=player)
+    pending = player.invitations.filter(status=InvitationStatus.PENDING)
+    for invitation_id in pending.values_list("pk", flat=True):
+        try:
+            invitation_decline(invitation_id=invitation_id, player=player)
+        except DomainError:  # expired meanwhile: nothing to answer
+            continue
 
 
 def humans_still_playing(game: Game) -> bool:

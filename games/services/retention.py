@@ -5,6 +5,7 @@ the audit trail. (The feed's and the webhooks' retention are their apps'.)"""
 from __future__ import annotations
 
 import datetime as dt
+import uuid
 
 from django.conf import settings
 from django.utils import timezone
@@ -20,4 +21,10 @@ def idempotency_keys_purge(*, now: dt.datetime | None = None) -> int:
     """Delete stored answers older than the key lifetime; how many went."""
     cutoff = (now or timezone.now()) - idempotency_key_ttl()
     deleted, _ = IdempotentRequest.objects.filter(created_at__lt=cutoff).delete()
+    return deleted
+
+
+def player_answers_delete(*, player_id: uuid.UUID) -> int:
+    """A deleted account's stored answers go (games stay: the audit trail). How many."""
+    deleted, _ = IdempotentRequest.objects.filter(player_id=player_id).delete()
     return deleted

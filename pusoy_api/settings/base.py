@@ -8,6 +8,7 @@ CELERY_BROKER_URL; see `.env.example` and the README's configuration table.
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 from pathlib import Path
 
@@ -247,6 +248,8 @@ REST_FRAMEWORK = {
         # per username (players/login_backoff.py).
         "auth": env.str("THROTTLE_AUTH", default="120/min"),
         "writes": env.str("THROTTLE_WRITES", default="240/min"),
+        # Per IP: guest accounts cost nothing to make, so they are rationed.
+        "guest": env.str("THROTTLE_GUEST", default="20/hour"),
     },
     "UNAUTHENTICATED_USER": None,
 }
@@ -258,10 +261,15 @@ if DEBUG:
 # knox's own default, named: a foreign key to the token model (a stream ticket's, which
 # dies with its token) needs the setting its model is swappable by.
 KNOX_TOKEN_MODEL = "knox.AuthToken"
+# A token unused for this many days stops authenticating (401 `authentication_failed`);
+# every use moves its expiry forward (knox's AUTO_REFRESH, written at most once a
+# minute), so a player of slow games who opens the app now and then is never logged out.
+TOKEN_IDLE_TTL_DAYS = env.int("TOKEN_IDLE_TTL_DAYS", default=90)
 REST_KNOX = {
     "AUTH_HEADER_PREFIX": "Bearer",
-    "TOKEN_TTL": None,  # sessions of slow games last weeks; tokens end on logout
-    "AUTO_REFRESH": False,
+    "TOKEN_TTL": dt.timedelta(days=TOKEN_IDLE_TTL_DAYS),
+    "AUTO_REFRESH": True,
+    "MIN_REFRESH_INTERVAL": 60,
 }
 
 SPECTACULAR_SETTINGS = {
@@ -404,6 +412,10 @@ CELERY_BEAT_SCHEDULE = {
     "expire-invitations": {
         "task": "games.expire_invitations",
         "schedule": 600.0,
+    },
+    "purge-idle-tokens": {
+        "task": "players.purge_idle_tokens",
+        "schedule": 3600.0,
     },
 }
 

@@ -42,7 +42,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 SECURE_SSL_REDIRECT = False
 REST_FRAMEWORK = {
     **REST_FRAMEWORK,
-    "DEFAULT_THROTTLE_RATES": {"auth": "10000/min", "writes": "100000/min"},
+    "DEFAULT_THROTTLE_RATES": {"auth": "10000/min", "writes": "100000/min", "guest": "10000/min"},
 }
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
