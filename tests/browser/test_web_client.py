@@ -264,7 +264,7 @@ def test_invitations_private_games_and_the_waiting_room(live_server, new_context
     create_game(ana, seats=["human", "human"], invite="ben", visibility="private")
     gid = game_id(ana)
     assert gid != declined
-    link = ana.locator("#invite code").nth(1).inner_text()
+    link = ana.locator("#invite-link").inner_text()
     assert f"#/games/{gid}?code=" in link
     ben.goto(live_server.url + "/#/")
     ben.locator("#invitations button", has_text="Accept").click()
