@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 
 from tests.browser.look import PHONES, look
 from tests.browser.webclient import (
+    PASSWORD,
     create_game,
     game_id,
     play_a_turn,
@@ -153,3 +154,54 @@ def test_the_phone_table_keeps_the_hand_and_buttons_on_the_first_screen(live_ser
     expect(page.locator("#hint")).to_be_disabled()
     expect(page.locator("#status .message")).to_contain_text("Hint:")
     expect(page.locator("#hint")).to_be_enabled()
+
+
+def test_an_invite_link_survives_sign_up_and_lands_on_the_invitation(live_server, new_context):
+    ana = new_context(permissions=["clipboard-read", "clipboard-write"]).new_page()
+    register(ana, live_server.url, "ana")
+    create_game(ana, seats=["human"], visibility="private")
+    gid = game_id(ana)
+    link = ana.locator("#invite-link").inner_text()
+    ana.click("#copy-link")
+    assert ana.evaluate("navigator.clipboard.readText()") == link
+    ana.click("#copy-code")
+    code = ana.locator("#invite-code").inner_text()
+    assert ana.evaluate("navigator.clipboard.readText()") == code
+
+    # A new player opens the link logged out, creates an account, and lands on the
+    # invitation (not the lobby, not "does not exist").
+    ben = new_context().new_page()
+    ben.goto(link)
+    expect(ben.locator("#invite-waiting")).to_contain_text("invited")
+    look(ben)
+    ben.fill("#username", "ben")
+    ben.fill("#password", PASSWORD)
+    ben.click("#register")
+    invited = ben.locator("#invited")
+    expect(invited).to_contain_text("You're invited to")
+    expect(invited).to_contain_text("by ana")
+    assert f"#/games/{gid}" in ben.url
+    look(ben, allow=(f"404 /api/v1/games/{gid}",))
+    ben.click("#join-with-code")
+    for page in (ana, ben):
+        expect(page.locator("#hand .card").first).to_be_visible()  # it started
+
+
+def test_the_leaderboard_and_a_profile(live_server, new_context):
+    page = new_context().new_page()
+    register(page, live_server.url, "gus")
+    create_game(page, seats=["ai:random", "ai:random", "ai:random"])
+    expect(page.locator("#hand .card").first).to_be_visible()
+    page.click("#resign")
+    page.click("#resign-confirm")
+    expect(page.locator("#match-result")).to_contain_text("Game abandoned")
+    page.goto(live_server.url + "/#/")
+    page.click("#to-ratings")
+    board = page.locator("#leaderboard")
+    expect(board.locator("#by-rating")).to_contain_text("gus")
+    expect(board.locator("#ai-levels tbody tr")).to_have_count(4)
+    look(page)
+    board.locator("#by-rating a", has_text="gus").click()
+    expect(page.locator("#profile h2")).to_have_text("gus")
+    expect(page.locator("#profile-games tbody tr")).to_have_count(1)
+    look(page)
