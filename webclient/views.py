@@ -59,6 +59,10 @@ def favicon(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def index(request: HttpRequest) -> HttpResponse:
-    response = render(request, "webclient/index.html")
+    # The event stream needs an ASGI server (docs/long-polling.md): a WSGI one (runserver,
+    # the tests' live server) would hold a stream's answer until the stream ends, so the
+    # page is told to use the feed's long-poll there.
+    streams = "wsgi.version" not in request.META
+    response = render(request, "webclient/index.html", {"streams": streams})
     response["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
     return response

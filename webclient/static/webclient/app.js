@@ -10,10 +10,11 @@ import { lobbyScreen } from "./lobby.js";
 import { tableScreen } from "./table.js";
 import { replayScreen } from "./replay.js";
 import { leaderboardScreen, profileScreen } from "./leaderboard.js";
+import { createFeed } from "./feed.js";
 
 const main = document.getElementById("main");
 const status = document.getElementById("status");
-const session = { me: null };
+const session = { me: null, feed: null };
 // Where a logged-out visitor was going (an invite link): kept through "Create account"
 // and "Log in", and through a reload of the log-in page.
 const NEXT_KEY = "pusoy.next";
@@ -50,10 +51,16 @@ async function logout() {
   } catch (_error) {
     // The token is gone either way; a failure here only means it was already revoked.
   }
+  signedOut();
+  go("#/login");
+}
+
+function signedOut() {
   auth.token = null;
   session.me = null;
+  if (session.feed) session.feed.stop();
+  session.feed = null;
   header();
-  go("#/login");
 }
 
 function loginScreen(root, next) {
@@ -116,7 +123,8 @@ async function route() {
     }
     header();
   }
-  const ctx = { api, me: session.me, root: main, say, sayError, go };
+  if (!session.feed) session.feed = createFeed(api, { stream: document.body.dataset.feed === "stream" });
+  const ctx = { api, me: session.me, feed: session.feed, root: main, say, sayError, go };
   const replay = hash.match(/^#\/games\/([0-9a-f-]{36})\/deals\/(\d+)$/);
   const table = hash.match(/^#\/games\/([0-9a-f-]{36})(?:\?code=(.*))?$/);
   const profile = hash.match(/^#\/players\/([0-9a-f-]{36})$/);
@@ -136,9 +144,7 @@ async function route() {
 }
 
 auth.onRejected = () => {
-  auth.token = null;
-  session.me = null;
-  header();
+  signedOut();
   go("#/login");
 };
 window.addEventListener("hashchange", route);

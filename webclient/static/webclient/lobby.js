@@ -4,7 +4,11 @@ import { h, append, clear, uniqueKey } from "./dom.js";
 import { seatName, describeGame, STATUS_TEXT, enumOf, propertySchema } from "./game.js";
 import { ratingsPanel, ratingText } from "./ratings.js";
 
-const REFRESH_MS = 5000;
+// Your games and invitations change with an event of your feed (feed.js), read at once;
+// other players' open and running games are no event of yours, so the lists are also
+// read again every so often while the tab is in view.
+const REFRESH_MS = 30000;
+const SOON_MS = 200; // events come in bursts (a move, then the AI replies): one read
 
 export function lobbyScreen(ctx) {
   const { api, root } = ctx;
@@ -55,6 +59,8 @@ export function lobbyScreen(ctx) {
   }
 
   async function refresh() {
+    // A hidden tab reads nothing (an event's refresh included): shown again, it reads.
+    if (document.hidden && lists.dataset.loaded) return;
     try {
       const [turn, mine, waiting, active, invitations] = await Promise.all([
         api.games_list({ mine: true, my_turn: true, limit: 50 }),
@@ -103,12 +109,19 @@ export function lobbyScreen(ctx) {
     if (document.hidden) clearTimeout(timer);
     else if (!stopped) refresh();
   }
+  let soon = null;
+  const unsubscribe = ctx.feed ? ctx.feed.subscribe(() => {
+    clearTimeout(soon);
+    if (!stopped && !document.hidden) soon = setTimeout(refresh, SOON_MS);
+  }) : () => {};
   document.addEventListener("visibilitychange", onVisibility);
   refresh();
   return {
     stop() {
       stopped = true;
       clearTimeout(timer);
+      clearTimeout(soon);
+      unsubscribe();
       document.removeEventListener("visibilitychange", onVisibility);
     },
   };

@@ -62,6 +62,8 @@ export function tableScreen(ctx, gameId, inviteCode) {
       await load();
     },
     onError: (error) => ctx.sayError(error),
+    feed: ctx.feed,
+    seated: () => state?.view === "player",
   });
 
   function addMoves(moves) {
