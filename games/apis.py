@@ -219,14 +219,29 @@ IDEMPOTENCY_PARAMETER = OpenApiParameter(
 
 
 class GameDetailApi(APIView):
+    class FilterSerializer(QuerySerializer):
+        invite_code = StrictCharField(
+            required=False,
+            max_length=64,
+            trim_whitespace=False,
+            help_text="A private game's invite code: its holder sees the waiting game "
+            "(what they are invited to, by whom) before joining.",
+        )
+
     @extend_schema(
         operation_id="games_retrieve",
         summary="A game",
-        description="The game, its seats and every deal so far (seeds of finished deals).",
-        responses={200: GameDetailSerializer, **error_responses(401, 404, 503)},
+        description="The game, its seats and every deal so far (seeds of finished deals). "
+        "A private waiting game is shown to anyone with its `invite_code`; a wrong code is "
+        "a 404, as for no game.",
+        parameters=[FilterSerializer],
+        responses={200: GameDetailSerializer, **error_responses(400, 401, 404, 503)},
     )
     def get(self, request, game_id):
-        game = selectors.game_get(game_id=game_id, viewer=request.user)
+        query = self.FilterSerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        code = query.validated_data.get("invite_code")
+        game = selectors.game_get_with_code(game_id=game_id, viewer=request.user, invite_code=code)
         return Response(GameDetailSerializer(game, context={"viewer": request.user}).data)
 
 

@@ -8,6 +8,7 @@ view is built by the engine from one seat (`DealState.view`), and full informati
 from __future__ import annotations
 
 import datetime as dt
+import hmac
 import random
 import uuid
 from dataclasses import dataclass
@@ -72,6 +73,32 @@ def game_get(*, game_id: uuid.UUID, viewer: Player | None = None) -> Game:
     if game is None:
         raise DomainError(ErrorCode.NOT_FOUND, "No such game.")
     return game
+
+
+def game_get_with_code(*, game_id: uuid.UUID, viewer: Player, invite_code: str | None) -> Game:
+    """`game_get` for `viewer`, or, for the holder of its invite code, a waiting game
+    they cannot see yet (a private one): what they are invited to, before they join.
+    A wrong code, or a game no longer waiting, is a 404 as for no game at all."""
+    try:
+        return game_get(game_id=game_id, viewer=viewer)
+    except DomainError:
+        if not invite_code:
+            raise
+    game = game_get(game_id=game_id)
+    if game.status != GameStatus.WAITING or not invite_code_matches(invite_code, game.invite_code):
+        raise DomainError(ErrorCode.NOT_FOUND, "No such game.")
+    return game
+
+
+def invite_code_matches(given: str | None, code: str) -> bool:
+    """Whether `given` is the game's invite `code` (a private game's), in constant time.
+    Compared as UTF-8 bytes: `compare_digest` refuses str with non-ASCII characters (a
+    TypeError), and a code as sent may hold any character."""
+    if given is None or not code:
+        return False
+    return hmac.compare_digest(
+        given.encode("utf-8", "surrogatepass"), code.encode("utf-8", "surrogatepass")
+    )
 
 
 def game_visible(*, game_id: uuid.UUID, viewer: Player) -> bool:

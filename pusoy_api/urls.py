@@ -7,6 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 
 from .health import healthz, healthz_full
 from .metrics_http import metrics_view
+from .redoc_bundle import redoc_standalone
 
 
 def same_origin_only(view):
@@ -42,6 +43,8 @@ urlpatterns = [
         same_origin_only(SpectacularSwaggerView.as_view(url_name="schema")),
         name="swagger-ui",
     ),
+    # REDOC_DIST (settings) names this folder.
+    path("api/redoc-dist/bundles/redoc.standalone.js", redoc_standalone, name="redoc-bundle"),
     path(
         "api/redoc/",
         same_origin_only(SpectacularRedocView.as_view(url_name="schema")),

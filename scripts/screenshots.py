@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Saves the web client's main screens (lobby, table, replay, phone) as PNGs under
+"""Saves the web client's main screens (lobby, table, replay, phone tables) as PNGs under
 docs/screenshots/, for the README: runs the client's browser tests, which take them
 when PUSOY_SCREENSHOTS names a directory. Not part of CI; run it after changing a screen.
 
@@ -20,6 +20,7 @@ def main() -> int:
     env = {**os.environ, "PUSOY_SCREENSHOTS": str(ROOT / "docs" / "screenshots")}
     command = [
         sys.executable, "-m", "pytest", "tests/browser/test_web_client.py",
+        "tests/browser/test_screens.py",
         "-p", "no:xdist", "-q", *sys.argv[1:],
     ]  # fmt: skip
     return subprocess.call(command, cwd=ROOT, env=env)

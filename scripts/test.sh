@@ -23,6 +23,12 @@ echo "==> ruff"
 ruff check .
 ruff format --check .
 
+# The web client's JavaScript (webclient/static/), with Biome pinned in
+# tests/browser/package-lock.json; the browser tests load axe-core from the same install.
+echo "==> biome (webclient JavaScript)"
+if [ ! -d tests/browser/node_modules ]; then (cd tests/browser && npm ci --no-audit --no-fund); fi
+(cd tests/browser && npx --no-install biome lint --error-on-warnings ../../webclient/static/webclient)
+
 echo "==> import rules (.importlinter, docs/architecture.md)"
 lint-imports --no-cache
 

@@ -5,4 +5,5 @@ from . import views
 urlpatterns = [
     path("", views.index, name="webclient"),
     path("app/api.js", views.api_module, name="webclient-api"),
+    path("favicon.ico", views.favicon, name="favicon"),
 ]

@@ -7,7 +7,7 @@ only through the public `/api/v1/` endpoints, as a mobile app does.
 from __future__ import annotations
 
 import functools
-import hashlib
+from pathlib import Path
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
@@ -15,6 +15,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 from drf_spectacular.generators import SchemaGenerator
 
+from pusoy_api.revalidated import etag_of, revalidated
 from webclient import schema_client
 
 # The page runs only its own files: no inline script, nothing from another origin.
@@ -35,24 +36,33 @@ def client_module() -> tuple[str, str]:
     if not http_module.startswith("/"):
         http_module = "/" + http_module
     source = schema_client.render(schema, http_module=http_module)
-    return source, hashlib.sha256(source.encode()).hexdigest()[:32]
+    return source, etag_of(source.encode())
 
 
 @require_safe
 def api_module(request: HttpRequest) -> HttpResponse:
     source, etag = client_module()
-    quoted = f'"{etag}"'
-    if request.headers.get("If-None-Match") == quoted:
-        response = HttpResponse(status=304)
-    else:
-        response = HttpResponse(source, content_type="text/javascript; charset=utf-8")
-    response["ETag"] = quoted
-    response["Cache-Control"] = "no-cache"
+    return revalidated(request, source.encode(), etag, "text/javascript; charset=utf-8")
+
+
+ICON = Path(__file__).parent / "static" / "webclient" / "icon.svg"
+
+
+@require_safe
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico on every page (the docs pages too): the site's icon,
+    not a 404 in every console."""
+    response = HttpResponse(ICON.read_bytes(), content_type="image/svg+xml")
+    response["Cache-Control"] = "public, max-age=86400"
     return response
 
 
 @require_safe
 def index(request: HttpRequest) -> HttpResponse:
-    response = render(request, "webclient/index.html")
+    # The event stream needs an ASGI server (docs/long-polling.md): a WSGI one (runserver,
+    # the tests' live server) would hold a stream's answer until the stream ends, so the
+    # page is told to use the feed's long-poll there.
+    streams = "wsgi.version" not in request.META
+    response = render(request, "webclient/index.html", {"streams": streams})
     response["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
     return response

@@ -8,7 +8,6 @@ Each write: lock (the game row), check, change, and its side effects on commit.
 from __future__ import annotations
 
 import datetime as dt
-import hmac
 import secrets
 import uuid
 from collections.abc import Sequence
@@ -20,7 +19,7 @@ from django.utils import timezone
 
 from games.errors import domain_error
 from games.models import Game, GameStatus, Invitation, Seat, Visibility
-from games.selectors import game_visible
+from games.selectors import game_visible, invite_code_matches
 from games.services.game_row import game_locked, game_touch
 from games.services.invitations import (
     invitation_accepted,
@@ -144,7 +143,7 @@ def game_join(
     accepts it), else a free one, which in a private game needs its invite code. Seats
     reserved for other invited players are not free."""
     game = game_locked(game_id)  # not only as `player` sees it: the invite code opens it too
-    admitted = _invite_code_matches(invite_code, game.invite_code)
+    admitted = invite_code_matches(invite_code, game.invite_code)
     if not admitted and not game_visible(game_id=game.pk, viewer=player):
         # Answered as an unknown game: only the code itself reveals a private one.
         raise DomainError(ErrorCode.NOT_FOUND, "No such game.")
@@ -161,17 +160,6 @@ def game_join(
     chosen = _free_seat(seats, invitations, seat)
     seat_take(game, chosen, player)
     return game
-
-
-def _invite_code_matches(given: str | None, code: str) -> bool:
-    """Whether `given` is the game's invite `code` (a private game's), in constant time.
-    Compared as UTF-8 bytes: `compare_digest` refuses str with non-ASCII characters (a
-    TypeError), and a code as sent may hold any character."""
-    if given is None or not code:
-        return False
-    return hmac.compare_digest(
-        given.encode("utf-8", "surrogatepass"), code.encode("utf-8", "surrogatepass")
-    )
 
 
 def _free_seat(seats: list[Seat], invitations: list[Invitation], asked: int | None) -> Seat:

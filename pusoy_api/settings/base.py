@@ -283,7 +283,8 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
-    "REDOC_DIST": "SIDECAR",
+    # The sidecar's bundle less its CDN logo (pusoy_api/redoc_bundle.py).
+    "REDOC_DIST": "/api/redoc-dist",
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     # Enum components by meaning, where several fields share a name ("action", "type").

@@ -334,3 +334,29 @@ def test_an_invitee_who_took_the_seat_and_left_no_longer_sees_the_private_game()
     assert accepted.json()["status"] == "accepted"
     assert ben.post(f"/api/v1/games/{game['id']}/leave").status_code == 200
     assert_answers_as_unknown(ben, game["id"])
+
+
+def test_the_invite_code_shows_a_private_waiting_game_to_its_holder():
+    ana, eve = client_for("ana"), client_for("eve")
+    game = create_game(ana, [{"type": "human"}] * 2, visibility="private")
+    path = f"/api/v1/games/{game['id']}"
+    # What the invitation is for, and from whom, before joining; never the code itself.
+    shown = eve.get(f"{path}?invite_code={game['invite_code']}")
+    assert shown.status_code == 200, shown.json()
+    assert shown.json()["created_by"]["username"] == "ana"
+    assert shown.json()["invite_code"] is None
+    # A wrong code is no game at all; an empty or overlong one is bad input.
+    for query, status, code in [
+        ("?invite_code=wrong", 404, "not_found"),
+        ("?invite_code=", 400, "invalid_input"),
+        ("?invite_code=\u00e9t\u00e9", 404, "not_found"),
+        ("?invite_code=" + "x" * 65, 400, "invalid_input"),
+    ]:
+        response = eve.get(path + query)
+        assert (response.status_code, code_of(response)) == (status, code), query
+    # Once the game has started, the code shows nothing to an outsider.
+    ben = client_for("ben")
+    joined = ben.post(f"{path}/join", {"invite_code": game["invite_code"]}, format="json")
+    assert joined.status_code == 200, joined.json()
+    response = eve.get(f"{path}?invite_code={game['invite_code']}")
+    assert (response.status_code, code_of(response)) == (404, "not_found")

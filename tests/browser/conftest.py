@@ -12,6 +12,7 @@ import time
 
 import pytest
 
+from tests.browser.look import watch
 from tests.conftest import REQUIRE_SERVICES
 
 # Chromium, run as root in a container with a closed network: no sandbox, and none of
@@ -79,6 +80,7 @@ def new_context(browser):
         context.on(
             "page",
             lambda page: (
+                watch(page),
                 page.on("pageerror", lambda exc: errors.append(f"page error: {exc}")),
                 page.on(
                     "console",

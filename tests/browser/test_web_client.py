@@ -123,11 +123,11 @@ def test_two_players_and_a_spectator_see_moves_live_and_never_a_hidden_card(
     gid = game_id(ana)
     expect(ana.locator("#table")).to_contain_text("Waiting for players")
 
-    ben.goto(live_server.url + "/#/")
+    ben.reload()  # others' open games are no event of ben's: the lobby as it opens
     ben.locator(f'#open-games [data-game="{gid}"] button').click()
     expect(ben.locator("#hand .card").first).to_be_visible()
     expect(ana.locator("#hand .card").first).to_be_visible()  # the game started, no reload
-    cy.goto(live_server.url + "/#/")
+    cy.reload()
     expect(cy.locator(f'#watch-games [data-game="{gid}"]')).to_be_visible()
     screenshot(cy, "lobby")
     cy.locator(f'#watch-games [data-game="{gid}"] a').click()
@@ -200,7 +200,8 @@ def test_phone_screen_keyboard_and_errors_as_sentences(live_server, new_context)
     # A second tab of the same player whose updates are held up (a slow network): it
     # still shows the turn as it was when the first tab plays.
     stale = page.context.new_page()
-    stale.route(re.compile(r"/moves\?.*wait="), lambda route: None)  # never answered
+    # Never answered: the moves long-poll and the event feed (a seated player's updates).
+    stale.route(re.compile(r"/(moves|events)\?.*wait="), lambda route: None)
     stale.goto(page.url)
     expect(stale.locator("#turn.mine")).to_be_visible()
 
@@ -264,7 +265,7 @@ def test_invitations_private_games_and_the_waiting_room(live_server, new_context
     create_game(ana, seats=["human", "human"], invite="ben", visibility="private")
     gid = game_id(ana)
     assert gid != declined
-    link = ana.locator("#invite code").nth(1).inner_text()
+    link = ana.locator("#invite-link").inner_text()
     assert f"#/games/{gid}?code=" in link
     ben.goto(live_server.url + "/#/")
     ben.locator("#invitations button", has_text="Accept").click()
@@ -313,15 +314,14 @@ def test_ratings_in_the_lobby_and_on_the_ai_seats(live_server, new_context):
     expect(best).to_contain_text("dee")
 
 
-def test_the_lobby_rests_in_a_hidden_tab_and_polls_once_when_shown(live_server, new_context):
+def test_the_lobby_rests_in_a_hidden_tab_and_follows_the_event_feed(live_server, new_context):
     page = new_context().new_page()
     register(page, live_server.url, "hal")
     expect(page.locator("#lobby-lists[data-loaded]")).to_be_visible()
     lobby_reads: list[str] = []
     page.on("request", lambda r: "/games?" in r.url and lobby_reads.append(r.url))
 
-    # The tab goes to the background (what a browser reports then): no more reads, even
-    # past the 5 s refresh.
+    # The tab goes to the background (what a browser reports then): no more reads.
     page.evaluate(
         """() => {
             Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
@@ -329,11 +329,10 @@ def test_the_lobby_rests_in_a_hidden_tab_and_polls_once_when_shown(live_server, 
         }"""
     )
     lobby_reads.clear()
-    page.wait_for_timeout(6500)
+    page.wait_for_timeout(3000)
     assert lobby_reads == []
 
-    # Back in front: the lobby reads at once, then keeps one refresh loop (not one per
-    # wake-up or per Decline, which each used to start another).
+    # Back in front: the lobby reads at once, then not on a timer (it used to every 5 s).
     with page.expect_request(lambda r: "/games?" in r.url, timeout=3000):
         page.evaluate(
             """() => {
@@ -344,6 +343,15 @@ def test_the_lobby_rests_in_a_hidden_tab_and_polls_once_when_shown(live_server, 
         )
     page.wait_for_timeout(1000)
     lobby_reads.clear()
-    page.wait_for_timeout(8000)
-    # One refresh in that window reads four game lists; two loops would read eight.
-    assert len(lobby_reads) == 4
+    page.wait_for_timeout(6000)
+    assert lobby_reads == []
+
+    # An invitation is an event of hal's feed: the lobby shows it as it comes.
+    ivy = new_context().new_page()
+    register(ivy, live_server.url, "ivy")
+    create_game(ivy, seats=["human"], invite="hal")
+    expect(page.locator("#invitations")).to_contain_text("ivy invites you")
+    assert any(
+        "/api/v1/events?" in r
+        for r in page.evaluate("performance.getEntriesByType('resource').map(e => e.name)")
+    )

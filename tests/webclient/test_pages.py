@@ -39,3 +39,40 @@ def test_the_client_static_files_are_served():
     for name in ("app.js", "http.js", "style.css"):
         response = Client().get(f"/static/webclient/{name}")
         assert response.status_code == 200, name
+
+
+def test_the_site_has_an_icon_where_browsers_look_for_one():
+    response = Client().get("/favicon.ico")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "image/svg+xml"
+    assert response.content.startswith(b"<svg")
+    assert Client().post("/favicon.ico").status_code == 405
+
+
+def test_redoc_is_served_from_here_without_its_cdn_logo():
+    page = Client().get("/api/redoc/").content.decode()
+    assert "/api/redoc-dist/bundles/redoc.standalone.js" in page
+    client = Client()
+    response = client.get("/api/redoc-dist/bundles/redoc.standalone.js")
+    assert response.status_code == 200
+    bundle = response.content.decode()
+    assert "cdn.redoc.ly" not in bundle
+    assert "Redoc" in bundle
+    again = client.get(response.wsgi_request.path, HTTP_IF_NONE_MATCH=response["ETag"])
+    assert again.status_code == 304
+
+
+def test_the_client_puts_content_on_pages_only_through_its_append_helper():
+    """The DOM's own append writes "null" for a missing value (it did, on five screens);
+    dom.js's append adds nothing for it and refuses NaN and objects."""
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[2] / "webclient" / "static" / "webclient"
+    offenders = [
+        f"{path.name}:{number}"
+        for path in sorted(folder.glob("*.js"))
+        if path.name not in ("dom.js", "cards.js")  # cards.js appends its own spans only
+        for number, line in enumerate(path.read_text().splitlines(), start=1)
+        if ".append(" in line or ".prepend(" in line or ".innerHTML" in line
+    ]
+    assert offenders == []

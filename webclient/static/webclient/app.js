@@ -1,24 +1,30 @@
 // The web client: a reference client of the public API, as a mobile app
 // would be. Screens by URL fragment: #/ (lobby), #/games/ID (table or watching),
-// #/games/ID/deals/N (replay and audit of a finished deal), #/login.
+// #/games/ID/deals/N (replay and audit of a finished deal), #/ratings (leaderboard),
+// #/players/ID (a profile), #/login.
 import * as api from "/app/api.js";
 import { auth } from "./http.js";
-import { h, clear } from "./dom.js";
+import { h, append, clear } from "./dom.js";
 import { sentence } from "./errors.js";
 import { lobbyScreen } from "./lobby.js";
 import { tableScreen } from "./table.js";
 import { replayScreen } from "./replay.js";
+import { leaderboardScreen, profileScreen } from "./leaderboard.js";
+import { createFeed } from "./feed.js";
 
 const main = document.getElementById("main");
 const status = document.getElementById("status");
-const session = { me: null };
+const session = { me: null, feed: null };
+// Where a logged-out visitor was going (an invite link): kept through "Create account"
+// and "Log in", and through a reload of the log-in page.
+const NEXT_KEY = "pusoy.next";
 let current = null; // the screen on view: {stop()}
 
 /** A message for the player in the page's live region (errors as sentences). */
 export function say(text, kind = "info") {
   clear(status);
   if (!text) return;
-  status.append(h("p", { class: `message ${kind}` }, text));
+  append(status, h("p", { class: `message ${kind}` }, text));
 }
 
 export function sayError(error) {
@@ -34,8 +40,7 @@ function header() {
   const nav = document.getElementById("account");
   clear(nav);
   if (!session.me) return;
-  nav.append(
-    h("span", { class: "who" }, "Signed in as ", h("strong", {}, session.me.username)),
+  append(nav, h("span", { class: "who" }, "Signed in as ", h("strong", {}, session.me.username)),
     h("button", { type: "button", id: "logout", onclick: logout }, "Log out"),
   );
 }
@@ -43,32 +48,48 @@ function header() {
 async function logout() {
   try {
     await api.auth_logout();
-  } catch (error) {
+  } catch (_error) {
     // The token is gone either way; a failure here only means it was already revoked.
   }
-  auth.token = null;
-  session.me = null;
-  header();
+  signedOut();
   go("#/login");
 }
 
-function loginScreen(root) {
+function signedOut() {
+  auth.token = null;
+  session.me = null;
+  if (session.feed) session.feed.stop();
+  session.feed = null;
+  header();
+}
+
+function loginScreen(root, next) {
   const username = h("input", { id: "username", name: "username", autocomplete: "username", required: true });
   const password = h("input", { id: "password", name: "password", type: "password", autocomplete: "current-password", required: true });
   async function submit(operation) {
-    say("");
+    say(""); // an old refusal must not stand beside a new attempt
+    // The form is novalidate so that both buttons come here (a blocked submit would
+    // leave the old message up, and "Create account" would skip the check): the
+    // browser's own check of the required fields, then the server.
+    if (!form.reportValidity()) return;
     try {
       const answer = await operation({}, { username: username.value, password: password.value });
       auth.token = answer.token;
       session.me = { id: answer.id, username: answer.username };
       header();
-      go("#/");
+      sessionStorage.removeItem(NEXT_KEY);
+      go(next || "#/");
     } catch (error) {
       sayError(error);
     }
   }
-  const form = h("form", { class: "panel login", onsubmit: (e) => { e.preventDefault(); submit(api.auth_token); } },
+  const form = h("form", { class: "panel login", novalidate: true,
+    onsubmit: (e) => { e.preventDefault(); submit(api.auth_token); } },
     h("h2", {}, "Play Pusoy Dos"),
+    next?.includes("?code=")
+      ? h("p", { id: "invite-waiting", class: "info" },
+        "You have been invited to a game: log in or create an account to see it and join.")
+      : null,
     h("label", { for: "username" }, "Username"), username,
     h("label", { for: "password" }, "Password"), password,
     h("div", { class: "actions" },
@@ -76,7 +97,7 @@ function loginScreen(root) {
       h("button", { type: "button", id: "register", onclick: () => submit(api.auth_register) }, "Create account"),
     ),
   );
-  root.append(form);
+  append(root, form);
   username.focus();
   return { stop() {} };
 }
@@ -88,36 +109,42 @@ async function route() {
   clear(main);
   const hash = location.hash || "#/";
   if (!auth.token) {
-    current = loginScreen(main);
+    if (hash.startsWith("#/games/")) sessionStorage.setItem(NEXT_KEY, hash);
+    current = loginScreen(main, hash.startsWith("#/games/") ? hash : sessionStorage.getItem(NEXT_KEY));
     return;
   }
   if (!session.me) {
     try {
       session.me = await api.players_me();
     } catch (error) {
-      if (error.status === 401) { auth.token = null; current = loginScreen(main); return; }
+      if (error.status === 401) { auth.token = null; current = loginScreen(main, hash); return; }
       sayError(error);
       return;
     }
     header();
   }
-  const ctx = { api, me: session.me, root: main, say, sayError, go };
-  let match;
+  if (!session.feed) session.feed = createFeed(api, { stream: document.body.dataset.feed === "stream" });
+  const ctx = { api, me: session.me, feed: session.feed, root: main, say, sayError, go };
+  const replay = hash.match(/^#\/games\/([0-9a-f-]{36})\/deals\/(\d+)$/);
+  const table = hash.match(/^#\/games\/([0-9a-f-]{36})(?:\?code=(.*))?$/);
+  const profile = hash.match(/^#\/players\/([0-9a-f-]{36})$/);
   if (hash === "#/login") {
     go("#/");
-  } else if ((match = hash.match(/^#\/games\/([0-9a-f-]{36})\/deals\/(\d+)$/))) {
-    current = replayScreen(ctx, match[1], Number(match[2]));
-  } else if ((match = hash.match(/^#\/games\/([0-9a-f-]{36})(?:\?code=(.*))?$/))) {
-    current = tableScreen(ctx, match[1], match[2] ? decodeURIComponent(match[2]) : null);
+  } else if (hash === "#/ratings") {
+    current = leaderboardScreen(ctx);
+  } else if (profile) {
+    current = profileScreen(ctx, profile[1]);
+  } else if (replay) {
+    current = replayScreen(ctx, replay[1], Number(replay[2]));
+  } else if (table) {
+    current = tableScreen(ctx, table[1], table[2] ? decodeURIComponent(table[2]) : null);
   } else {
     current = lobbyScreen(ctx);
   }
 }
 
 auth.onRejected = () => {
-  auth.token = null;
-  session.me = null;
-  header();
+  signedOut();
   go("#/login");
 };
 window.addEventListener("hashchange", route);

@@ -20,7 +20,7 @@ export function cardValue(card, suitOrder = "CSHD") {
 
 /** A sorted copy, low to high, by the game's rules (`rules.suit_order`). */
 export function sortCards(cards, rules) {
-  const order = (rules && rules.suit_order) || "CSHD";
+  const order = (rules?.suit_order) || "CSHD";
   return [...cards].sort((a, b) => cardValue(a, order) - cardValue(b, order));
 }
 

@@ -17,9 +17,22 @@ export function h(tag, attrs = {}, ...children) {
       el.setAttribute(name, value === true ? "" : String(value));
     }
   }
-  for (const child of children.flat()) {
+  return append(el, ...children);
+}
+
+/**
+ * Adds children to `el`; the only way the client puts content on a page. Nothing
+ * (null, undefined, false) adds nothing: the DOM's own append would write "null".
+ * A value that has no text of its own (NaN, an object) is a bug, so it throws rather
+ * than show "NaN" or "[object Object]" to a player.
+ */
+export function append(el, ...children) {
+  for (const child of children.flat(Number.POSITIVE_INFINITY)) {
     if (child === null || child === undefined || child === false) continue;
-    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    if (child instanceof Node) el.append(child);
+    else if (typeof child === "string") el.append(document.createTextNode(child));
+    else if (typeof child === "number" && Number.isFinite(child)) el.append(document.createTextNode(String(child)));
+    else throw new TypeError(`not something to show: ${Object.prototype.toString.call(child)} ${String(child)}`);
   }
   return el;
 }

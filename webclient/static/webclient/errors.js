@@ -49,7 +49,7 @@ const SENTENCES = {
   webhook_limit_reached: "You have as many webhooks as allowed.",
   webhook_url_refused: "That webhook address is not allowed.",
   weak_password: (d) =>
-    `That password is too weak${d.reasons && d.reasons.length ? `: ${d.reasons.join(" ")}` : "."}`,
+    `That password is too weak${d.reasons?.length ? `: ${d.reasons.join(" ")}` : "."}`,
   invalid_username: "Usernames are letters, digits and @ . + - _ of one script.",
   idempotency_key_reused: "That request was already sent with different content.",
   throttled: (d) => `Too many attempts. Try again in ${d.retry_after ?? "a few"} seconds.`,
@@ -68,7 +68,7 @@ export function sentence(error) {
   const known = error && SENTENCES[error.code];
   if (typeof known === "function") return known(error.details || {});
   if (known) return known;
-  return (error && error.message) || "Something went wrong.";
+  return (error?.message) || "Something went wrong.";
 }
 
 export const KNOWN_CODES = Object.keys(SENTENCES);

@@ -60,7 +60,7 @@ export async function call(operation, params = {}, body = undefined, options = {
   let data = null;
   try { data = await response.json(); } catch { data = null; }
   if (!response.ok) {
-    const error = (data && data.error) || {};
+    const error = (data?.error) || {};
     if (response.status === 401 && operation.auth) auth.onRejected();
     throw new ApiError(response.status, error.code || "server_error",
       error.message || response.statusText, error.details);

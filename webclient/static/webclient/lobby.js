@@ -1,20 +1,31 @@
 // The lobby: your games (your turn first), open games, games to watch, invitations,
 // joining by invite code, creating a game, and ratings.
-import { h, clear, uniqueKey } from "./dom.js";
+import { h, append, clear, uniqueKey } from "./dom.js";
 import { seatName, describeGame, STATUS_TEXT, enumOf, propertySchema } from "./game.js";
 import { ratingsPanel, ratingText } from "./ratings.js";
 
-const REFRESH_MS = 5000;
+// Your games and invitations change with an event of your feed (feed.js), read at once;
+// other players' open and running games are no event of yours, so the lists are also
+// read again every so often while the tab is in view.
+const REFRESH_MS = 30000;
+const SOON_MS = 200; // events come in bursts (a move, then the AI replies): one read
 
 export function lobbyScreen(ctx) {
-  const { api, me, root } = ctx;
+  const { api, root } = ctx;
   const lists = h("div", { class: "lists", id: "lobby-lists" },
     h("section", { class: "panel" }, h("h2", {}, "My games"), h("p", { class: "empty" }, "Loading\u2026")));
   const ratings = ratingsPanel(ctx);
-  root.append(
-    h("h2", { class: "visually-hidden" }, "Lobby"),
+  const create = createForm(ctx, ratings.levels);
+  append(root, h("h2", { class: "visually-hidden" }, "Lobby"),
+    // On a phone the form is screens below: this takes the player there.
+    h("div", { class: "actions lobby-bar" },
+      h("button", { type: "button", id: "new-game", class: "primary", onclick: () => {
+        create.scrollIntoView({ block: "start" });
+        create.querySelector("select, input")?.focus({ preventScroll: true });
+      } }, "New game"),
+      h("a", { class: "button", id: "to-ratings", href: "#/ratings" }, "Ratings and leaderboard")),
     lists,
-    h("div", { class: "side" }, joinByCode(ctx), createForm(ctx, ratings.levels), ratings.panel),
+    h("div", { class: "side" }, joinByCode(ctx), create, ratings.panel),
   );
   let timer = null;
   let stopped = false;
@@ -48,6 +59,8 @@ export function lobbyScreen(ctx) {
   }
 
   async function refresh() {
+    // A hidden tab reads nothing (an event's refresh included): shown again, it reads.
+    if (document.hidden && lists.dataset.loaded) return;
     try {
       const [turn, mine, waiting, active, invitations] = await Promise.all([
         api.games_list({ mine: true, my_turn: true, limit: 50 }),
@@ -59,11 +72,10 @@ export function lobbyScreen(ctx) {
       if (stopped) return;
       const myTurn = new Set(turn.results.map((g) => g.id));
       const myIds = new Set(mine.results.map((g) => g.id));
-      const focused = document.activeElement && document.activeElement.closest("#lobby-lists");
+      const focused = document.activeElement?.closest("#lobby-lists");
       clear(lists);
       lists.dataset.loaded = "true";
-      lists.append(
-        section("invitations", "Invitations", invitations.results.map((inv) =>
+      append(lists, section("invitations", "Invitations", invitations.results.map((inv) =>
           h("li", { class: "game-row" },
             h("div", {}, `${inv.invited_by.username} invites you to a game (seat ${inv.seat + 1})`),
             h("span", { class: "actions" },
@@ -97,12 +109,19 @@ export function lobbyScreen(ctx) {
     if (document.hidden) clearTimeout(timer);
     else if (!stopped) refresh();
   }
+  let soon = null;
+  const unsubscribe = ctx.feed ? ctx.feed.subscribe(() => {
+    clearTimeout(soon);
+    if (!stopped && !document.hidden) soon = setTimeout(refresh, SOON_MS);
+  }) : () => {};
   document.addEventListener("visibilitychange", onVisibility);
   refresh();
   return {
     stop() {
       stopped = true;
       clearTimeout(timer);
+      clearTimeout(soon);
+      unsubscribe();
       document.removeEventListener("visibilitychange", onVisibility);
     },
   };
@@ -156,7 +175,7 @@ async function labelLevels(selects, levels) {
   let ratings;
   try {
     ratings = await levels;
-  } catch (error) {
+  } catch (_error) {
     return; // the ratings panel says they are unavailable; the levels still work
   }
   const byLevel = new Map(ratings.map((l) => [`ai:${l.level}`, l]));
@@ -189,6 +208,12 @@ function createForm(ctx, levelRatings) {
   labelLevels(seatSelects, levelRatings);
   const targetKind = select("target_kind", [["one", "One deal"], ["deals", "A number of deals"], ["score", "First to a score"]], "one");
   const targetValue = h("input", { name: "target_value", type: "number", min: "1", max: "10000", value: "3" });
+  const targetField = field("Deals or score", targetValue);
+  function showTarget() {
+    targetField.hidden = targetKind.value === "one";
+    targetField.querySelector("label").textContent = targetKind.value === "score" ? "Points to reach" : "Number of deals";
+  }
+  targetKind.addEventListener("change", showTarget);
   const timeout = h("input", { name: "turn_timeout", type: "number", min: "10", placeholder: "no limit" });
   const visibility = select("visibility", enumOf("GameCreateRequest", "visibility").map((v) => [v, v]), "public");
   const invite = h("input", { name: "invite", placeholder: "usernames, comma separated" });
@@ -222,12 +247,13 @@ function createForm(ctx, levelRatings) {
     optionControls.map(([name, , control]) => field(OPTION_LABELS[name] || name, control))),
   field("Seats", seatCount, "You take the first seat."),
   ...seatFields,
-  field("Match", targetKind), field("Deals or score", targetValue),
+  field("Match", targetKind), targetField,
   field("Seconds per move", timeout, "At least 10; empty for no limit."),
   field("Visibility", visibility),
   field("Invite", invite, "Reserves the next seats for these players (make those seats people)."),
   field("Hints", hints, "A hint on each turn; a game with hints is not rated."),
   h("button", { type: "submit", id: "create-game" }, "Create game"));
   showSeats();
+  showTarget();
   return form;
 }

@@ -1,7 +1,7 @@
 // Ratings in the lobby: yours and its latest changes, the AI levels' (so you can pick
 // opponents of your strength) and the best rated players. Ratings move only when a
 // rated deal ends, so the panel loads once per visit to the lobby, not on every refresh.
-import { h, clear } from "./dom.js";
+import { h, append, clear } from "./dom.js";
 
 const HISTORY = 5;
 const TOP = 5;
@@ -11,7 +11,7 @@ export function ratingText(rating) {
   return rating.display.toFixed(1);
 }
 
-function signed(change) {
+export function signed(change) {
   return `${change > 0 ? "+" : change < 0 ? "\u2212" : "\u00b1"}${Math.abs(change).toFixed(1)}`;
 }
 
@@ -39,8 +39,7 @@ export function ratingsPanel(ctx) {
       ]);
       clear(body);
       const rating = mine.rating;
-      body.append(
-        h("p", { id: "my-rating" }, rating.games
+      append(body, h("p", { id: "my-rating" }, rating.games
           ? ["Your rating: ", h("strong", {}, ratingText(rating)),
              ` after ${rating.games} rated deal${rating.games === 1 ? "" : "s"}.`]
           : "You have no rated deal yet: every deal of a rated game moves your rating."),
@@ -54,9 +53,9 @@ export function ratingsPanel(ctx) {
             [p.username, ratingText(p.rating)]))
           : null,
       );
-    } catch (error) {
+    } catch (_error) {
       clear(body);
-      body.append(h("p", { class: "empty" }, "Ratings are not available right now."));
+      append(body, h("p", { class: "empty" }, "Ratings are not available right now."));
     }
   })();
   return { panel, levels };

@@ -3,8 +3,10 @@
 // seed commitment and the revealed seed, the server's verdict on the record
 // (POST records/verify), a check of the commitment in the browser, and the record as
 // a file.
-import { h, clear } from "./dom.js";
+import { h, append, clear } from "./dom.js";
 import { cardRow, sortCards } from "./cards.js";
+import { seatName } from "./game.js";
+import { currentTrick } from "./table.js";
 
 function hexToBytes(hex) {
   const bytes = new Uint8Array(hex.length / 2);
@@ -26,40 +28,61 @@ export function handsAt(record, step) {
   return hands;
 }
 
+/** The plays of the trick on the table after the first `step` moves. */
+function trickAt(record, step) {
+  const moves = record.moves.slice(0, step).map((m) => ({
+    seat: m.seat, action: m.play ? "play" : "pass", cards: m.play || [], play: m.play }));
+  const counts = handsAt(record, step).map((hand) => hand.length);
+  const trick = currentTrick(moves, counts);
+  // After everyone passed, the trick is over though no new play has opened the next.
+  let passes = 0;
+  for (let i = moves.length - 1; i >= 0 && moves[i].action === "pass"; i--) passes += 1;
+  const last = trick[trick.length - 1];
+  const others = last ? counts.filter((n, seat) => seat !== last.seat && n > 0).length : 0;
+  return last && passes >= others ? [] : trick;
+}
+
 export function replayScreen(ctx, gameId, number) {
   const { api, root } = ctx;
   let record = null;
   let step = 0;
   let stopped = false;
   const view = h("section", { id: "replay", class: "replay", "aria-label": `Replay of deal ${number}` });
-  root.append(view);
+  append(root, view);
   const board = h("div", { id: "replay-board" });
   const slider = h("input", { type: "range", id: "replay-slider", min: "0", value: "0", "aria-label": "Move" });
   const position = h("p", { id: "replay-position", "aria-live": "polite" });
 
   function name(seat) {
-    return (record.players && record.players[seat]) || `Seat ${seat + 1}`;
+    const named = record.players?.[seat];
+    // The record names AI seats by level only ("AI (random)"); two of a level differ by seat.
+    const ai = named?.match(/^AI \((.+)\)$/);
+    if (ai) return seatName({ type: "ai", level: ai[1], position: seat });
+    return named || `Seat ${seat + 1}`;
   }
 
   function show() {
     slider.value = String(step);
     const total = record.moves.length;
     const move = step > 0 ? record.moves[step - 1] : null;
-    position.textContent = `Move ${step} of ${total}` + (move
-      ? `: ${name(move.seat)} ${move.pass ? "passes" : `plays ${move.play.join(" ")}`}` : ": the deal as dealt");
+    clear(position);
+    append(position, `Move ${step} of ${total}: `, move
+      ? [`${name(move.seat)} `, move.pass ? "passes" : ["plays ", cardRow(move.play)]]
+      : "the deal as dealt");
     const hands = handsAt(record, step);
-    let lastPlay = null;
-    for (const m of record.moves.slice(0, step)) if (m.play) lastPlay = m;
+    const trick = trickAt(record, step);
     clear(board);
-    board.append(
-      h("p", { id: "last-play" }, lastPlay
-        ? h("span", {}, `Last play: ${name(lastPlay.seat)} `, cardRow(lastPlay.play)) : "No play yet."),
+    append(board, h("div", { id: "last-play" }, trick.length
+        ? [h("p", {}, "This trick:"), h("ol", { class: "trick", id: "replay-trick" }, trick.map((m) =>
+          h("li", {}, `${name(m.seat)}: `, cardRow(m.play))))]
+        : h("p", {}, step ? "The trick is over: the next play leads." : "No play yet.")),
       h("ol", { class: "replay-hands" }, hands.map((hand, seat) =>
         h("li", { class: `replay-hand${move && move.seat === seat ? " to-play" : ""}`, dataset: { seat: String(seat), cards: sortCards(hand, record.rules).join(" ") } },
           h("strong", {}, `${name(seat)} (${hand.length})`), " ", cardRow(hand, record.rules)))),
       h("ol", { class: "replay-moves", id: "replay-moves" }, record.moves.map((m, i) =>
         h("li", { class: i === step - 1 ? "current" : "", "aria-current": i === step - 1 ? "step" : null },
-          `${name(m.seat)}: ${m.pass ? "pass" : m.play.join(" ")}`))),
+          h("span", { class: "move-number" }, `${i + 1}.`), ` ${name(m.seat)}: `,
+          m.pass ? "passes" : cardRow(m.play)))),
     );
     for (const [id, disabled] of [["first", step === 0], ["prev", step === 0], ["next", step === total], ["last", step === total]]) {
       view.querySelector(`#replay-${id}`).disabled = disabled;
@@ -72,7 +95,7 @@ export function replayScreen(ctx, gameId, number) {
   }
 
   function keys(event) {
-    if (event.target.closest && event.target.closest("input, select, textarea") && event.target !== slider) return;
+    if (event.target.closest?.("input, select, textarea") && event.target !== slider) return;
     const moves = { ArrowRight: step + 1, ArrowLeft: step - 1, Home: 0, End: record ? record.moves.length : 0 };
     if (record && event.key in moves && event.target !== slider) {
       event.preventDefault();
@@ -105,7 +128,7 @@ export function replayScreen(ctx, gameId, number) {
       record = await api.games_deal_record({ game_id: gameId, number });
     } catch (error) {
       ctx.sayError(error);
-      view.append(h("p", {}, h("a", { href: `#/games/${gameId}` }, "Back to the game")));
+      append(view, h("p", {}, h("a", { href: `#/games/${gameId}` }, "Back to the game")));
       return;
     }
     if (stopped) return;
@@ -114,8 +137,7 @@ export function replayScreen(ctx, gameId, number) {
     const file = new Blob([JSON.stringify(record, null, 2)], { type: "application/json" });
     const download = h("a", { class: "button", id: "download-record", href: URL.createObjectURL(file),
       download: `pusoy-record-${gameId}-deal-${number}.json` }, "Download the record (JSON)");
-    view.append(
-      h("header", {}, h("h2", {}, `Replay of deal ${number}`),
+    append(view, h("header", {}, h("h2", {}, `Replay of deal ${number}`),
         h("p", {}, h("a", { href: `#/games/${gameId}` }, "Back to the game"))),
       h("div", { class: "replay-controls actions" },
         h("button", { type: "button", id: "replay-first", onclick: () => go(0) }, "\u00ab First"),

@@ -1,12 +1,36 @@
 // The table: your hand (sorted by the game's rules), every seat's cards left, the play to
 // beat, whose turn and the deadline, scores, results; on your turn, the legal moves from
 // the state. A spectator sees the same table without a hand.
-import { h, clear, uniqueKey, formatSeconds } from "./dom.js";
+import { h, append, clear, uniqueKey, formatSeconds } from "./dom.js";
 import { cardElement, cardRow, sortCards, sameCards, cardsName } from "./cards.js";
-import { seatLabel, seatName, mySeat, describeGame, STATUS_TEXT } from "./game.js";
+import { seatLabel, seatName, mySeat, describeGame, tieRule, STATUS_TEXT } from "./game.js";
+import { copyButton } from "./copy.js";
 import { createSource } from "./updates.js";
 
-const LOG_LENGTH = 12;
+const LOG_LENGTH = 12; // moves shown; the page keeps the deal's every move (the trick)
+
+/**
+ * The plays of the current trick, oldest first, from the deal's moves: a play opens a
+ * new trick when its player made the trick's last play (everyone else passed), or when
+ * every other player still holding cards passed since it. Checked against the state's
+ * `to_beat` by the caller.
+ */
+export function currentTrick(moves, counts) {
+  const left = [...counts];
+  for (const m of moves) if (m.action === "play") left[m.seat] += m.cards.length;
+  let trick = [];
+  let passes = 0;
+  for (const m of moves) {
+    if (m.action !== "play") { passes += 1; continue; }
+    const last = trick.length ? trick[trick.length - 1].seat : null;
+    const others = left.filter((n, seat) => seat !== last && n > 0).length;
+    if (last !== null && (m.seat === last || passes >= others)) trick = [];
+    trick.push(m);
+    left[m.seat] -= m.cards.length;
+    passes = 0;
+  }
+  return trick;
+}
 
 export function tableScreen(ctx, gameId, inviteCode) {
   const { api, me, root } = ctx;
@@ -20,7 +44,12 @@ export function tableScreen(ctx, gameId, inviteCode) {
   let clock = null;
 
   const view = h("section", { id: "table", class: "table", "aria-label": "Game table" });
-  root.append(view);
+  // The phone tray's height, for the page to leave room below its last line.
+  const trayHeight = new ResizeObserver((entries) => {
+    const height = entries.length ? entries[entries.length - 1].borderBoxSize?.[0]?.blockSize : 0;
+    document.documentElement.style.setProperty("--tray", `${Math.ceil(height || 0)}px`);
+  });
+  append(root, view);
 
   const source = createSource(api, gameId, {
     position: () => (state ? {
@@ -33,15 +62,18 @@ export function tableScreen(ctx, gameId, inviteCode) {
       await load();
     },
     onError: (error) => ctx.sayError(error),
+    feed: ctx.feed,
+    seated: () => state?.view === "player",
   });
 
   function addMoves(moves) {
     const known = new Set(log.moves.map((m) => m.seq));
     log.moves.push(...moves.filter((m) => !known.has(m.seq)));
-    log.moves = log.moves.slice(-LOG_LENGTH);
+    log.moves.sort((a, b) => a.seq - b.seq);
   }
 
   async function load() {
+    if (stopped) return;
     try {
       [game, state] = await Promise.all([
         api.games_retrieve({ game_id: gameId }),
@@ -49,7 +81,7 @@ export function tableScreen(ctx, gameId, inviteCode) {
       ]);
       if (state.deal && state.deal.number !== log.deal) {
         const history = await api.games_moves_list({ game_id: gameId });
-        log = { deal: history.deal, moves: history.moves.slice(-LOG_LENGTH) };
+        log = { deal: history.deal, moves: history.moves };
       } else if (state.deal) {
         // Moves the page has not seen (its own, and the AI replies made meanwhile).
         const seen = log.moves.length ? log.moves[log.moves.length - 1].seq : 0;
@@ -60,29 +92,52 @@ export function tableScreen(ctx, gameId, inviteCode) {
       }
     } catch (error) {
       if (stopped) return;
-      if (error.status === 404 && !game) return notFound(error);
+      if (error.status === 404 && !game) return notFound();
       ctx.sayError(error);
       return;
     }
     if (!stopped) render();
   }
 
-  function notFound(error) {
+  /** Nothing to show: said once, and the page stops asking (a game that is not there
+   * will not appear by polling). With an invite code, the invitation instead. */
+  async function notFound() {
+    stopped = true;
+    source.stop();
     clear(view);
-    view.append(h("p", {}, "This game does not exist or is private."));
     if (inviteCode) {
-      view.append(h("button", { type: "button", id: "join-with-code", onclick: () => act(
-        () => api.games_join({ game_id: gameId }, { invite_code: inviteCode })) }, "Join with the invite code"));
-    } else {
-      ctx.sayError(error);
+      try {
+        const preview = await api.games_retrieve({ game_id: gameId, invite_code: inviteCode });
+        append(view, h("div", { class: "panel invited", id: "invited" },
+          h("h2", {}, `You're invited to ${describeGame(preview)} by ${preview.created_by.username}`),
+          h("p", {}, STATUS_TEXT[preview.status] || preview.status, " \u00b7 ",
+            preview.seats.map(seatName).join(", ")),
+          h("button", { type: "button", id: "join-with-code", class: "primary", onclick: async () => {
+            try {
+              await api.games_join({ game_id: gameId }, { invite_code: inviteCode });
+              stopped = false;
+              await load();
+              if (!stopped) source.start();
+            } catch (error) { ctx.sayError(error); }
+          } }, "Join")));
+        return;
+      } catch (_error) {
+        // Spent, wrong or for a game that is gone: the same words as for no game.
+      }
     }
-    view.append(h("p", {}, h("a", { href: "#/" }, "Back to the lobby")));
+    append(view, h("div", { class: "panel", id: "not-found" },
+      h("h2", {}, "No game here"),
+      h("p", {}, inviteCode
+        ? "This invitation is no longer valid: the game has started, ended or was cancelled."
+        : "This game does not exist, or it is private and you have no seat in it."),
+      h("p", {}, h("a", { class: "button", href: "#/" }, "Back to the lobby"))));
   }
 
   async function act(operation, after) {
     if (busy) return;
     busy = true;
     ctx.say("");
+    updateButtons();
     try {
       const answer = await operation();
       if (after) after(answer);
@@ -119,21 +174,32 @@ export function tableScreen(ctx, gameId, inviteCode) {
 
   /** A hint (games created with hints): its cards are selected, its reason shown. */
   async function hint() {
+    if (busy) return;
+    busy = true;
+    updateButtons();
     try {
       const answer = await api.games_hint({ game_id: gameId });
       selected = new Set(answer.move.cards || []);
-      view.querySelectorAll("#hand .card").forEach((c) =>
-        c.setAttribute("aria-pressed", String(selected.has(c.dataset.card))));
+      for (const c of view.querySelectorAll("#hand .card")) {
+        c.setAttribute("aria-pressed", String(selected.has(c.dataset.card)));
+      }
       updateButtons();
       ctx.say(`Hint: ${answer.move.action === "pass" ? "pass" : "play the selected cards"}. ${answer.reason}`);
     } catch (error) {
       ctx.sayError(error);
+    } finally {
+      busy = false;
+      updateButtons();
     }
   }
 
   function updateButtons() {
     const play = view.querySelector("#play");
     if (play) play.disabled = busy || !selectionIsLegal();
+    const pass = view.querySelector("#pass");
+    if (pass) pass.disabled = busy || !legalMoves().some((m) => m.action === "pass");
+    const hintButton = view.querySelector("#hint");
+    if (hintButton) hintButton.disabled = busy;
     const chosen = view.querySelector("#selection");
     if (chosen) chosen.textContent = selected.size ? `Selected: ${cardsName(sortCards([...selected], game.rules))}` : "Select cards to play.";
   }
@@ -160,7 +226,7 @@ export function tableScreen(ctx, gameId, inviteCode) {
     return h("ol", { class: "seats", id: "seats" }, game.seats.map((seat) => {
       const i = seat.position;
       const turn = deal && !deal.is_over && deal.turn === i;
-      const passed = deal && deal.passed.includes(i);
+      const passed = deal?.passed.includes(i);
       return h("li", { class: `seat${turn ? " to-play" : ""}`, dataset: { seat: String(i) } },
         h("span", { class: "seat-name" }, seatLabel(game, i, me)),
         deal ? h("span", { class: "count", dataset: { count: String(deal.card_counts[i]) } },
@@ -179,8 +245,17 @@ export function tableScreen(ctx, gameId, inviteCode) {
         deal.required_card ? h("span", { id: "required-card" }, ": the play must include ",
           cardRow([deal.required_card])) : null, ".");
     }
-    return h("div", { class: "to-beat", id: "to-beat" }, "To beat: ", cardRow(deal.to_beat.cards),
+    const top = h("div", { class: "to-beat", id: "to-beat" }, "To beat: ", cardRow(deal.to_beat.cards),
       ` ${deal.to_beat.combination} by ${seatLabel(game, deal.to_beat.seat, me)}`);
+    const trick = log.deal === deal.number ? currentTrick(log.moves, deal.card_counts) : [];
+    const last = trick[trick.length - 1];
+    // Shown only when the moves agree with the state (else the top alone is right).
+    if (trick.length < 2 || !last || last.seat !== deal.to_beat.seat
+        || !sameCards(last.cards, deal.to_beat.cards)) return top;
+    return h("div", { class: "trick-box" }, top,
+      h("details", { class: "trick" }, h("summary", {}, `This trick: ${trick.length} plays`),
+        h("ol", { id: "trick" }, trick.map((m) => h("li", {}, `${seatName(game.seats[m.seat])}: `,
+          cardRow(m.cards), ` ${m.combination}`)))));
   }
 
   function turnLine(deal) {
@@ -195,7 +270,7 @@ export function tableScreen(ctx, gameId, inviteCode) {
       };
       tick();
       clock = setInterval(tick, 1000);
-      line.append(deadline);
+      append(line, deadline);
     }
     return line;
   }
@@ -224,7 +299,7 @@ export function tableScreen(ctx, gameId, inviteCode) {
         game.hints ? h("button", { type: "button", id: "hint", onclick: hint }, "Hint") : null,
         h("button", { type: "button", id: "clear", onclick: () => {
           selected = new Set();
-          view.querySelectorAll("#hand .card").forEach((c) => c.setAttribute("aria-pressed", "false"));
+          for (const c of view.querySelectorAll("#hand .card")) c.setAttribute("aria-pressed", "false");
           updateButtons();
         } }, "Clear")) : null);
   }
@@ -232,8 +307,9 @@ export function tableScreen(ctx, gameId, inviteCode) {
   function moveLog() {
     if (!log.moves.length) return null;
     return h("section", { class: "panel log" }, h("h3", {}, `Deal ${log.deal}: latest moves`),
-      h("ol", { id: "moves", reversed: true }, [...log.moves].reverse().map((m) =>
-        h("li", { dataset: { seq: String(m.seq) } }, `${seatLabel(game, m.seat, me)}: `,
+      h("ol", { id: "moves", class: "numbered" }, log.moves.slice(-LOG_LENGTH).reverse().map((m) =>
+        h("li", { dataset: { seq: String(m.seq) } }, h("span", { class: "move-number" }, `${m.seq}.`),
+          " ", `${seatLabel(game, m.seat, me)}: `,
           m.action === "pass" ? "passes" : h("span", {}, "plays ", cardRow(m.cards), ` ${m.combination}`),
           m.actor !== "player" && !m.actor.startsWith("ai") ? ` (${m.actor})` : ""))));
   }
@@ -246,7 +322,8 @@ export function tableScreen(ctx, gameId, inviteCode) {
       parts.push(h("div", { id: "match-result", class: "panel result" },
         h("h3", {}, game.status === "finished" ? "Match over" : "Game abandoned"),
         game.winner_seat !== null ? h("p", {}, `Winner: ${seatLabel(game, game.winner_seat, me)}`) : null,
-        ranking.length ? h("ol", {}, ranking.map((s) => h("li", {}, `${seatLabel(game, s, me)}: ${state.scores[s]} pts`))) : null));
+        ranking.length ? h("ol", {}, ranking.map((s) => h("li", {}, `${seatLabel(game, s, me)}: ${state.scores[s]} pts`))) : null,
+        ranking.length ? h("p", { class: "hint", id: "tie-rule" }, tieRule(game)) : null));
     }
     if (finished.length) {
       parts.push(h("section", { class: "panel", id: "deal-results" }, h("h3", {}, "Deals"),
@@ -293,33 +370,46 @@ export function tableScreen(ctx, gameId, inviteCode) {
     return h("div", { class: "actions game-actions", id: "game-actions" }, buttons);
   }
 
+  function inviteBox() {
+    const link = `${location.origin}/#/games/${game.id}?code=${encodeURIComponent(game.invite_code)}`;
+    return h("div", { id: "invite", class: "invite" },
+      h("p", {}, "Invite code: ", h("code", { id: "invite-code" }, game.invite_code), " ",
+        copyButton("copy-code", "Copy code", () => game.invite_code, ctx.say)),
+      h("p", {}, "Link: ", h("code", { id: "invite-link" }, link), " ",
+        copyButton("copy-link", "Copy link", () => link, ctx.say)));
+  }
+
   function render() {
     if (clock) clearInterval(clock);
     clock = null;
     const focused = document.activeElement;
-    const focusCard = focused && focused.closest && focused.closest("#hand") ? focused.dataset.card : null;
+    const focusCard = focused?.closest?.("#hand") ? focused.dataset.card : null;
     const focusId = focused && view.contains(focused) ? focused.id : null;
     const deal = state.deal;
     clear(view);
     const watching = state.view === "spectator";
-    view.append(
-      h("header", { class: "table-head" },
+    append(view, h("header", { class: "table-head" },
         h("h2", {}, watching ? "Watching" : "Your table", " \u00b7 ", STATUS_TEXT[game.status] || game.status),
         h("p", {}, describeGame(game), deal ? ` \u00b7 deal ${deal.number}` : ""),
-        game.invite_code ? h("p", { id: "invite" }, "Invite code: ", h("code", {}, game.invite_code),
-          " \u00b7 link: ", h("code", {}, `${location.origin}/#/games/${game.id}?code=${game.invite_code}`)) : null,
-        deal && deal.face_up_card ? h("p", { id: "face-up" }, "Dealt face up: ",
+        game.invite_code && game.status === "waiting" ? inviteBox() : null,
+        deal?.face_up_card ? h("p", { id: "face-up" }, "Dealt face up: ",
           cardRow([deal.face_up_card.card]), ` to ${seatLabel(game, deal.face_up_card.seat, me)}`) : null,
-        deal ? h("p", { class: "commitment" }, "Shuffle commitment: ", h("code", {}, deal.commitment)) : null),
+        deal ? h("details", { class: "commitment" }, h("summary", {}, "Shuffle commitment"),
+          h("code", {}, deal.commitment)) : null),
       seatsList(deal),
-      toBeat(deal),
-      turnLine(deal),
-      hand(deal),
+      game.status === "finished" || game.status === "abandoned" ? null
+        : h("p", { class: "hint", id: "tie-rule" }, tieRule(game)),
+      deal && !deal.is_over ? h("div", { class: `tray${state.view === "player" ? " mine" : ""}`, id: "tray" },
+        turnLine(deal), toBeat(deal), hand(deal)) : hand(deal),
       ...results(),
       gameActions(),
       moveLog(),
     );
     updateButtons();
+    trayHeight.disconnect();
+    const tray = view.querySelector("#tray");
+    if (tray) trayHeight.observe(tray);
+    else document.documentElement.style.removeProperty("--tray");
     if (focusCard) view.querySelector(`#hand [data-card="${focusCard}"]`)?.focus();
     else if (focusId) document.getElementById(focusId)?.focus();
   }
@@ -330,6 +420,8 @@ export function tableScreen(ctx, gameId, inviteCode) {
       stopped = true;
       source.stop();
       if (clock) clearInterval(clock);
+      trayHeight.disconnect();
+      document.documentElement.style.removeProperty("--tray");
     },
   };
 }

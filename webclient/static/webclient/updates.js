@@ -9,6 +9,10 @@
 //   number and its last move's seq), or null before the first read.
 // onChange(news): something may have changed; the page re-reads what it shows (and so
 //   moves position on). Awaited before the next wait.
+// feed, seated(): a seated player learns of their game's changes from their event feed
+//   (feed.js); a spectator gets no events (the feed is the seated players'), so watching
+//   uses the moves long-poll. So does the waiting room: a seat taken by an invite code
+//   is no event to the others, so it is read every 2 s until the game starts.
 
 const sleep = (ms, signal) => new Promise((resolve) => {
   const timer = setTimeout(resolve, ms);
@@ -20,8 +24,15 @@ const WAITING_ROOM_POLL_MS = 2000; // no long-poll before the first deal: poll t
 const RETRY_MS = 3000;
 
 /** The moves long-poll (GET games/{id}/moves?since=SEQ&wait=25). */
-export function movesLongPoll(api, gameId, { position, onChange, onError = () => {} }) {
+export function movesLongPoll(api, gameId, {
+  position, onChange, onError = () => {}, feed = null, seated = () => false,
+}) {
   let controller = null;
+  let unsubscribe = () => {};
+  // Set by any event of this game (or a reconnection) until the page has re-read: one
+  // that comes while it reads is not lost.
+  let pending = false;
+  let wake = null;
 
   async function run(signal) {
     while (!signal.aborted) {
@@ -31,6 +42,19 @@ export function movesLongPoll(api, gameId, { position, onChange, onError = () =>
         if (!at || at.status !== "active" || at.deal === null) {
           await sleep(WAITING_ROOM_POLL_MS, signal);
           if (!signal.aborted) await onChange(null);
+          continue;
+        }
+        if (feed && seated()) {
+          if (!pending) {
+            await new Promise((resolve) => {
+              wake = resolve;
+              signal.addEventListener("abort", resolve);
+            });
+          }
+          wake = null;
+          if (signal.aborted) return;
+          pending = false;
+          await onChange(null);
           continue;
         }
         const history = await api.games_moves_list(
@@ -60,14 +84,22 @@ export function movesLongPoll(api, gameId, { position, onChange, onError = () =>
     start() {
       if (controller) return;
       controller = new AbortController();
+      if (feed) {
+        unsubscribe = feed.subscribe((event) => {
+          if (event.type !== "open" && event.game !== gameId) return;
+          pending = true;
+          if (wake) wake();
+        });
+      }
       run(controller.signal);
     },
     stop() {
       if (controller) controller.abort();
       controller = null;
+      unsubscribe();
     },
   };
 }
 
-/** The source a table uses; one place to switch to the event feed later. */
+/** The source a table uses. */
 export const createSource = movesLongPoll;
