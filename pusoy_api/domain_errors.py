@@ -38,6 +38,11 @@ class ErrorCode(StrEnum):
     INVALID_ACTION = ("invalid_action", 400, "a move's action is not play or pass")
     INVALID_RULES = ("invalid_rules", 400, "unknown preset, option or value")
     INVALID_SEATS = ("invalid_seats", 400, "the seat list is not 2 to 4 valid seats")
+    INVALID_DEVICE = (
+        "invalid_device",
+        400,
+        "a push token or Web Push subscription of the wrong form for its platform",
+    )
     BAD_REQUEST = ("bad_request", 400, "refused before reaching the API (a bad Host header)")
     # 401, 403: who is asking
     NOT_AUTHENTICATED = ("not_authenticated", 401, "no token")
@@ -81,6 +86,11 @@ class ErrorCode(StrEnum):
         409,
         "you have as many webhooks as a player may (WEBHOOK_MAX_PER_PLAYER)",
     )
+    DEVICE_LIMIT_REACHED = (
+        "device_limit_reached",
+        409,
+        "you have as many push devices as a player may (PUSH_MAX_DEVICES_PER_PLAYER)",
+    )
     INVITATION_CLOSED = (
         "invitation_closed",
         409,
@@ -121,6 +131,16 @@ class ErrorCode(StrEnum):
         "webhook_url_refused",
         422,
         "the webhook URL is no URL, or its host does not resolve or is not public",
+    )
+    PUSH_UNAVAILABLE = (
+        "push_unavailable",
+        422,
+        "the server has no credentials for this push platform (GET push/platforms)",
+    )
+    PUSH_ENDPOINT_REFUSED = (
+        "push_endpoint_refused",
+        422,
+        "a Web Push endpoint that is not https on a known push service's host",
     )
     # 429, 5xx
     THROTTLED = ("throttled", 429, "too many requests, or a log-in inside a name's backoff")

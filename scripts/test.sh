@@ -27,7 +27,7 @@ echo "==> import rules (.importlinter, docs/architecture.md)"
 lint-imports --no-cache
 
 echo "==> mypy (Django and DRF plugins) on the service"
-mypy games players pusoy_api notifications webhooks ratings webclient --exclude 'games/(engine|ai)/'
+mypy games players pusoy_api notifications webhooks push ratings webclient --exclude 'games/(engine|ai)/'
 
 # Every --strict flag, from the games.engine/games.ai override in pyproject.toml.
 echo "==> mypy --strict on the engine and the bots"
