@@ -234,3 +234,34 @@ def test_preferences_go_with_the_player():
     services.preferences_update(player=ana, kinds={"invited": False})
     ana.delete()
     assert not Preferences.objects.exists()
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_without_a_broker_the_web_process_sends_and_retries_in_the_background(
+    monkeypatch, settings
+):
+    """The embedded default: the runner of a web process is the push worker."""
+    from pusoy_api import embedded
+
+    settings.PUSH_RETRY_BASE_SECONDS = 0.05
+    sweep = settings.CELERY_BEAT_SCHEDULE["push-send-due"]
+    runner = embedded.Runner(workers=1, schedule={"push-send-due": sweep})
+    runner.start()
+    monkeypatch.setattr(embedded, "_runner", runner)
+    receiver = Receiver()
+    try:
+        ana = PlayerFactory()
+        sub, _ = device_of(ana, receiver)
+        receiver.answer(sub, (503, {}))
+        with transaction.atomic():
+            services.push_events_publish(events=[event(ana)])
+        receiver.wait(lambda: len(receiver.pushes) == 2)
+        assert [p.status for p in receiver.received(sub)] == [503, 201]
+        deadline = time.monotonic() + 20
+        while Outbox.objects.filter(state=OutboxState.PENDING).exists():
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert Outbox.objects.get().state == OutboxState.SENT
+    finally:
+        receiver.close()
