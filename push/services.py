@@ -254,17 +254,32 @@ def push_events_publish(*, events: Sequence[EventPayload]) -> None:
     _queue_on_commit([(row.pk, 1) for row in created])
 
 
+# Pushes per send task: large enough that a broker message is not most of a push's cost,
+# small enough that a commit's pushes to many devices spread over the worker processes.
+BATCH = 20
+
+
 def _queue_on_commit(pending: list[tuple[int, int]]) -> None:
-    """Queue the sends once the transaction commits: several as one fan-out message, so
-    a commit costs one publish whatever it carries."""
+    """Queue the sends once the transaction commits, as one broker message whatever
+    their number (the committing request pays for one publish)."""
     if not pending:
         return
     from push import tasks
 
     if len(pending) == 1:
         task_queue.enqueue_on_commit(tasks.send, *pending[0])
+    elif len(pending) <= BATCH:
+        task_queue.enqueue_on_commit(tasks.send_many, pending)
     else:
         task_queue.enqueue_on_commit(tasks.fan_out, pending)
+
+
+def queue_batches(pending: list[tuple[int, int]]) -> None:
+    """Queue the sends in batches of BATCH, one task each."""
+    from push import tasks
+
+    for start in range(0, len(pending), BATCH):
+        task_queue.enqueue(tasks.send_many, pending[start : start + BATCH])
 
 
 # --- Sending ----------------------------------------------------------------------------

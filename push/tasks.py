@@ -24,14 +24,30 @@ def send(outbox_id: int, attempt: int) -> str:
     return services.push_send(outbox_id=outbox_id, attempt=attempt)
 
 
-@shared_task(name="push.fan_out")
-def fan_out(pending: list[list[int]]) -> int:
-    """Queue one send per (outbox id, attempt): a commit's pushes leave the web process as
-    this one message."""
-    from pusoy_api import task_queue
+@shared_task(
+    name="push.send_many",
+    autoretry_for=TRANSIENT,
+    retry_backoff=True,
+    retry_backoff_max=30,
+    max_retries=5,
+)
+def send_many(pending: list[list[int]]) -> int:
+    """Make each (outbox id, attempt) in turn: a batch costs the broker one message, not
+    one per push (a retried batch redoes nothing already made: each attempt is claimed)."""
+    from push import services
 
     for outbox_id, attempt in pending:
-        task_queue.enqueue(send, outbox_id, attempt)
+        services.push_send(outbox_id=outbox_id, attempt=attempt)
+    return len(pending)
+
+
+@shared_task(name="push.fan_out")
+def fan_out(pending: list[list[int]]) -> int:
+    """Split a commit's pushes into batches, one task each, so every push worker process
+    takes a share: they leave the web process as this one message."""
+    from push import services
+
+    services.queue_batches([(outbox_id, attempt) for outbox_id, attempt in pending])
     return len(pending)
 
 
