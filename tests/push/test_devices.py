@@ -209,3 +209,13 @@ def test_platforms_name_the_vapid_key_and_the_pushed_kinds(settings):
 
 def test_health_full_names_the_push_platforms(client):
     assert client.get("/healthz/full").json()["push"] == {"platforms": ["webpush"]}
+
+
+def test_metrics_show_which_platforms_are_on(client):
+    from push.providers import registry
+    from tests.ops.metrics_helpers import scrape, value
+
+    registry.log_platforms()
+    text = scrape(client)
+    assert value(text, "pusoy_push_platform_configured", platform="webpush") == 1
+    assert value(text, "pusoy_push_platform_configured", platform="apns") == 0
