@@ -62,7 +62,11 @@ def _host_allowed(host: str) -> bool:
 
 
 def _webpush_check(endpoint: str, p256dh: str, auth: str) -> None:
-    parts = urlsplit(endpoint)
+    try:
+        parts = urlsplit(endpoint)
+        parts.port  # noqa: B018 (a port that is no number raises here, not later)
+    except ValueError:
+        raise _invalid("The Web Push endpoint is not a URL.", "endpoint") from None
     if parts.scheme not in ("https", "http") or not parts.hostname or len(endpoint) > 1024:
         raise _invalid(
             "A Web Push endpoint is an https URL of at most 1024 characters.", "endpoint"

@@ -16,6 +16,7 @@ pytestmark = [pytest.mark.django_db]
 
 APNS_TOKEN = "ab" * 32
 FCM_TOKEN = "dQw4w9WgXcQ:APA91bH-some_registration-token.part"
+KEYS = {"p256dh": "B" + "A" * 86, "auth": "A" * 22}
 
 
 @pytest.fixture
@@ -131,6 +132,18 @@ def keys_of(receiver: Receiver) -> dict:
         ({"platform": "apns", "token": "ab" * 32, "endpoint": "https://x"}, 400, "invalid_device"),
         ({"platform": "webpush", "token": "ab" * 32}, 400, "invalid_device"),
         ({"platform": "webpush", "endpoint": "https://x.example/p"}, 400, "invalid_device"),
+        (
+            {"platform": "webpush", "endpoint": "https://[::1/p", "keys": KEYS},
+            400,
+            "invalid_device",
+        ),
+        (
+            {"platform": "webpush", "endpoint": "https://h:99x/p", "keys": KEYS},
+            400,
+            "invalid_device",
+        ),
+        ({"platform": "webpush", "endpoint": "ftp://h/p", "keys": KEYS}, 400, "invalid_device"),
+        ({"platform": "webpush", "endpoint": "https://h/p", "keys": "k"}, 400, "invalid_input"),
         ({"platform": "blackberry", "token": "x"}, 400, "invalid_input"),
         ({"platform": "apns", "token": 12345}, 400, "invalid_input"),
         ({"platform": "apns", "token": "ab" * 32, "locale": "tlh"}, 400, "invalid_input"),
