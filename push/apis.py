@@ -204,11 +204,32 @@ class PushPlatformsApi(APIView):
         return Response(self.OutputSerializer(body).data)
 
 
-class PreferencesSerializer(serializers.Serializer):
-    kinds = serializers.DictField(
-        child=serializers.BooleanField(),
+class StrictUUIDField(serializers.UUIDField):
+    """A UUID string only: DRF's field also takes an integer (`false` as UUID 0)."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid", value=data)
+        return super().to_internal_value(data)
+
+
+def kinds_serializer(*, output: bool) -> serializers.Serializer:
+    """Every pushed event type as a boolean field (all in an answer, any in a change)."""
+    fields = {
+        kind: serializers.BooleanField()
+        if output
+        else StrictBooleanField(required=False, help_text=f"Push `{kind}` events.")
+        for kind in content.PUSHED_KINDS
+    }
+    name = "PushKinds" if output else "PushKindsUpdate"
+    return type(name, (serializers.Serializer,), fields)(
         help_text="Each pushed event type and whether you get it (all on by default).",
+        **({} if output else {"required": False}),
     )
+
+
+class PreferencesSerializer(serializers.Serializer):
+    kinds = kinds_serializer(output=True)
     muted_games = serializers.ListField(
         child=serializers.UUIDField(), help_text="Games of which nothing is pushed to you."
     )
@@ -218,25 +239,11 @@ class PushPreferencesApi(APIView):
     request_name = "PushPreferencesUpdate"
 
     class InputSerializer(serializers.Serializer):
-        kinds = serializers.DictField(
-            child=StrictBooleanField(),
-            required=False,
-            help_text="Event types to turn on (true) or off (false); others stay.",
-        )
-        mute_games = serializers.ListField(
-            child=serializers.UUIDField(), required=False, max_length=100
-        )
+        kinds = kinds_serializer(output=False)
+        mute_games = serializers.ListField(child=StrictUUIDField(), required=False, max_length=100)
         unmute_games = serializers.ListField(
-            child=serializers.UUIDField(), required=False, max_length=100
+            child=StrictUUIDField(), required=False, max_length=100
         )
-
-        def validate_kinds(self, value):
-            unknown = sorted(set(value) - set(content.PUSHED_KINDS))
-            if unknown:
-                raise serializers.ValidationError(
-                    f"Not a pushed event type: {', '.join(unknown)[:200]}."
-                )
-            return value
 
     def get_throttles(self):
         return [WriteRateThrottle()] if self.request.method == "PATCH" else []

@@ -38,11 +38,6 @@ class ErrorCode(StrEnum):
     INVALID_ACTION = ("invalid_action", 400, "a move's action is not play or pass")
     INVALID_RULES = ("invalid_rules", 400, "unknown preset, option or value")
     INVALID_SEATS = ("invalid_seats", 400, "the seat list is not 2 to 4 valid seats")
-    INVALID_DEVICE = (
-        "invalid_device",
-        400,
-        "a push token or Web Push subscription of the wrong form for its platform",
-    )
     BAD_REQUEST = ("bad_request", 400, "refused before reaching the API (a bad Host header)")
     # 401, 403: who is asking
     NOT_AUTHENTICATED = ("not_authenticated", 401, "no token")
@@ -131,6 +126,11 @@ class ErrorCode(StrEnum):
         "webhook_url_refused",
         422,
         "the webhook URL is no URL, or its host does not resolve or is not public",
+    )
+    INVALID_DEVICE = (
+        "invalid_device",
+        422,
+        "a push token or Web Push subscription of the wrong form for its platform",
     )
     PUSH_UNAVAILABLE = (
         "push_unavailable",

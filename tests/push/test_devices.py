@@ -125,24 +125,24 @@ def keys_of(receiver: Receiver) -> dict:
 @pytest.mark.parametrize(
     ("body", "status", "code"),
     [
-        ({"platform": "apns", "token": "not-hex"}, 400, "invalid_device"),
-        ({"platform": "apns", "token": "ab" * 4}, 400, "invalid_device"),
-        ({"platform": "fcm", "token": "has spaces in it and more"}, 400, "invalid_device"),
-        ({"platform": "apns"}, 400, "invalid_device"),
-        ({"platform": "apns", "token": "ab" * 32, "endpoint": "https://x"}, 400, "invalid_device"),
-        ({"platform": "webpush", "token": "ab" * 32}, 400, "invalid_device"),
-        ({"platform": "webpush", "endpoint": "https://x.example/p"}, 400, "invalid_device"),
+        ({"platform": "apns", "token": "not-hex"}, 422, "invalid_device"),
+        ({"platform": "apns", "token": "ab" * 4}, 422, "invalid_device"),
+        ({"platform": "fcm", "token": "has spaces in it and more"}, 422, "invalid_device"),
+        ({"platform": "apns"}, 422, "invalid_device"),
+        ({"platform": "apns", "token": "ab" * 32, "endpoint": "https://x"}, 422, "invalid_device"),
+        ({"platform": "webpush", "token": "ab" * 32}, 422, "invalid_device"),
+        ({"platform": "webpush", "endpoint": "https://x.example/p"}, 422, "invalid_device"),
         (
             {"platform": "webpush", "endpoint": "https://[::1/p", "keys": KEYS},
-            400,
+            422,
             "invalid_device",
         ),
         (
             {"platform": "webpush", "endpoint": "https://h:99x/p", "keys": KEYS},
-            400,
+            422,
             "invalid_device",
         ),
-        ({"platform": "webpush", "endpoint": "ftp://h/p", "keys": KEYS}, 400, "invalid_device"),
+        ({"platform": "webpush", "endpoint": "ftp://h/p", "keys": KEYS}, 422, "invalid_device"),
         ({"platform": "webpush", "endpoint": "https://h/p", "keys": "k"}, 400, "invalid_input"),
         ({"platform": "blackberry", "token": "x"}, 400, "invalid_input"),
         ({"platform": "apns", "token": 12345}, 400, "invalid_input"),
@@ -169,7 +169,7 @@ def test_subscription_keys_of_the_wrong_size_are_invalid_device(receiver, keys, 
     ana = client_for("ana")
     body = {"platform": "webpush", "endpoint": receiver.subscribe().endpoint, "keys": keys}
     answer = register(ana, body)
-    assert answer.status_code == 400
+    assert answer.status_code == 422
     assert answer.json()["error"]["code"] == "invalid_device"
     assert answer.json()["error"]["details"]["field"] == field
 

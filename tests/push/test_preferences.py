@@ -48,8 +48,9 @@ def test_preferences_are_per_player():
 @pytest.mark.parametrize(
     "body",
     [
-        {"kinds": {"move": False}},
         {"kinds": {"your_turn": "no"}},
+        {"unmute_games": [False]},
+        {"mute_games": [0]},
         {"kinds": ["your_turn"]},
         {"mute_games": ["not-a-uuid"]},
         {"mute_games": "x"},
@@ -61,6 +62,12 @@ def test_what_the_schema_refuses_is_invalid_input_and_changes_nothing(body):
     assert answer.status_code == 400
     assert answer.json()["error"]["code"] == "invalid_input"
     assert not Preferences.objects.exists()
+
+
+def test_a_type_that_is_not_pushed_is_ignored():
+    ana = client_for("ana")
+    answer = ana.patch(URL, {"kinds": {"move": False, "invited": False}}, format="json")
+    assert answer.json()["kinds"] == {**ALL_ON, "invited": False}
 
 
 def test_preferences_need_a_token(api_client):
