@@ -11,10 +11,10 @@ from notifications.types import EventPayload, EventType
 # The events a closed app needs; the others (moves, deals ending, answers to
 # invitations) are for an open app, which reads the feed.
 PUSHED_KINDS: tuple[str, ...] = (
-    EventType.YOUR_TURN,
-    EventType.DEADLINE_SOON,
-    EventType.INVITED,
-    EventType.GAME_FINISHED,
+    EventType.YOUR_TURN.value,
+    EventType.DEADLINE_SOON.value,
+    EventType.INVITED.value,
+    EventType.GAME_FINISHED.value,
 )
 
 _TEXTS: dict[str, dict[str, tuple[str, str]]] = {
