@@ -22,6 +22,7 @@ from notifications import selectors
 from notifications.models import Event, StreamTicket
 from notifications.types import EventType
 from players.models import Player
+from push.services import push_events_publish
 from pusoy_api.realtime.keys import player_key
 from pusoy_api.realtime.notify import NOTIFY_CHANNEL, notifies_gathered, notify_keys
 from webhooks.services import webhook_events_publish
@@ -103,8 +104,11 @@ def _events_write(batch: list[_Emitted], keys: list[str]) -> None:
         for e in batch
         for p in e.players
     )
-    # In the same transaction: a webhook's outbox row exists exactly when its event does.
-    webhook_events_publish(events=[event.payload() for event in events])
+    # In the same transaction: a webhook's or a push's outbox row exists exactly when its
+    # event does.
+    payloads = [event.payload() for event in events]
+    webhook_events_publish(events=payloads)
+    push_events_publish(events=payloads)
 
 
 def _lock_feeds_and_notify(players: list[Any], keys: list[str]) -> None:

@@ -22,6 +22,7 @@ from knox.models import AuthToken
 from games.services.exits import player_games_exit
 from games.services.retention import player_answers_delete
 from notifications.retention import player_events_delete
+from push.services import player_push_delete
 from pusoy_api.domain_errors import DomainError, ErrorCode
 from webhooks.services import webhooks_delete_owned
 
@@ -71,3 +72,4 @@ def _account_erase(*, player_id: uuid.UUID) -> None:
     webhooks_delete_owned(owner=player)
     player_events_delete(player_id=player.pk)
     player_answers_delete(player_id=player.pk)
+    player_push_delete(player_id=player.pk)

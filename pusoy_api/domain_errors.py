@@ -92,6 +92,11 @@ class ErrorCode(StrEnum):
         409,
         "you have as many webhooks as a player may (WEBHOOK_MAX_PER_PLAYER)",
     )
+    DEVICE_LIMIT_REACHED = (
+        "device_limit_reached",
+        409,
+        "you have as many push devices as a player may (PUSH_MAX_DEVICES_PER_PLAYER)",
+    )
     INVITATION_CLOSED = (
         "invitation_closed",
         409,
@@ -132,6 +137,21 @@ class ErrorCode(StrEnum):
         "webhook_url_refused",
         422,
         "the webhook URL is no URL, or its host does not resolve or is not public",
+    )
+    INVALID_DEVICE = (
+        "invalid_device",
+        422,
+        "a push token or Web Push subscription of the wrong form for its platform",
+    )
+    PUSH_UNAVAILABLE = (
+        "push_unavailable",
+        422,
+        "the server has no credentials for this push platform (GET push/platforms)",
+    )
+    PUSH_ENDPOINT_REFUSED = (
+        "push_endpoint_refused",
+        422,
+        "a Web Push endpoint that is not https on a known push service's host",
     )
     # 429, 5xx
     THROTTLED = ("throttled", 429, "too many requests, or a log-in inside a name's backoff")

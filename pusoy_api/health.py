@@ -183,12 +183,17 @@ def health_answer(required: frozenset[str]) -> JsonResponse:
         else ("ok" if settings.CELERY_BROKER_URL else "in-process"),
         "cache": "down" if "cache" in problems else ("ok" if cache_url() else "local"),
     }
+    from push.providers import registry
+
+    # Which push platforms have credentials: none is a normal state, not a problem.
+    push = {"platforms": registry.platforms()}
     if required & problems.keys():
         logger.warning("health check failed: %s", problems)
         response = JsonResponse(
             {
                 "status": "down",
                 "checks": checks,
+                "push": push,
                 "error": {
                     "code": ErrorCode.SERVICE_UNAVAILABLE.value,
                     "message": f"Unreachable: {', '.join(sorted(problems))}.",
@@ -201,5 +206,7 @@ def health_answer(required: frozenset[str]) -> JsonResponse:
         return response
     if problems:
         logger.warning("health check degraded: %s", problems)
-        return JsonResponse({"status": "degraded", "checks": checks, "details": problems})
-    return JsonResponse({"status": "ok", "checks": checks})
+        return JsonResponse(
+            {"status": "degraded", "checks": checks, "push": push, "details": problems}
+        )
+    return JsonResponse({"status": "ok", "checks": checks, "push": push})

@@ -105,6 +105,22 @@ WEBHOOK_DELIVERY_SECONDS = Histogram(
     ["outcome"],
     buckets=(0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30),
 )
+PUSH_SENT = Counter(
+    "pusoy_push_sent_total",
+    "Push attempts, by platform (apns, fcm, webpush) and outcome (sent, gone, retry, failed).",
+    ["platform", "outcome"],
+)
+PUSH_TOKENS_REMOVED = Counter(
+    "pusoy_push_tokens_removed_total",
+    "Devices deleted because their provider said the token or subscription is gone.",
+    ["platform"],
+)
+PUSH_PLATFORM_ON = Gauge(
+    "pusoy_push_platform_configured",
+    "1 for each push platform this deployment has credentials for, else 0.",
+    ["platform"],
+    multiprocess_mode="livemax",
+)
 
 
 # --- Recorders called by the domain code ---------------------------------------------------
@@ -146,6 +162,26 @@ def webhook_delivery_observed(outcome: str, seconds: float) -> None:
         outcome = "other"
     WEBHOOK_DELIVERIES.labels(outcome).inc()
     WEBHOOK_DELIVERY_SECONDS.labels(outcome).observe(max(0.0, seconds))
+
+
+PUSH_OUTCOMES = frozenset({"sent", "gone", "retry", "failed"})
+
+
+def push_sent(platform: str, outcome: str) -> None:
+    """One push attempt ended with `outcome` (push.providers.base.Outcome values)."""
+    if outcome not in PUSH_OUTCOMES:
+        outcome = "other"
+    PUSH_SENT.labels(platform, outcome).inc()
+
+
+def push_token_removed(platform: str) -> None:
+    PUSH_TOKENS_REMOVED.labels(platform).inc()
+
+
+def push_platforms(configured: dict[str, bool]) -> None:
+    """Which push platforms are on (set when a process starts)."""
+    for platform, on in configured.items():
+        PUSH_PLATFORM_ON.labels(platform).set(1 if on else 0)
 
 
 # --- Celery signal handlers (connected in pusoy_api.celery) --------------------------------

@@ -35,6 +35,7 @@ urlpatterns = [
     path("api/v1/", include("players.urls")),
     path("api/v1/", include("games.urls")),
     path("api/v1/", include("webhooks.urls")),
+    path("api/v1/", include("push.urls")),
     path("api/v1/", include("ratings.urls")),
     path("api/v1/", include("notifications.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the project (once) and runs the service on http://127.0.0.1:${PORT:-8000}.
-# With CELERY_BROKER_URL set it also starts Celery workers (AI turns; webhook deliveries)
+# With CELERY_BROKER_URL set it also starts Celery workers (AI turns; webhook deliveries;
+# pushes)
 # and beat beside the web server; without it, these tasks run inside the web process
 # (fine for a first try).
 #
@@ -116,11 +117,25 @@ if [ -n "${CELERY_BROKER_URL:-}" ]; then
     celery -A pusoy_api worker --loglevel INFO --queues "${WEBHOOK_QUEUE:-webhooks}" \
     --concurrency "${WEBHOOK_CONCURRENCY:-4}" --hostname "webhooks@%h" &
   pids+=($!)
+  # Pushes too: a push provider that hangs holds one of these for PUSH_TIMEOUT, never a
+  # move, an AI turn or a webhook; its metrics on PUSH_METRICS_PORT when set.
+  push_metrics="${TMPDIR:-/tmp}/pusoy-metrics-push-$$"
+  rm -rf "$push_metrics" && mkdir -p "$push_metrics"
+  if [ -n "${PUSH_METRICS_PORT:-}" ]; then
+    push_port=(CELERY_METRICS_PORT="$PUSH_METRICS_PORT")
+  else
+    push_port=(-u CELERY_METRICS_PORT)
+  fi
+  supervise "push worker" env "${push_port[@]}" \
+    PROMETHEUS_MULTIPROC_DIR="$push_metrics" DB_POOL_MAX_SIZE=0 CONN_MAX_AGE=60 \
+    celery -A pusoy_api worker --loglevel INFO --queues "${PUSH_QUEUE:-push}" \
+    --concurrency "${PUSH_CONCURRENCY:-4}" --hostname "push@%h" &
+  pids+=($!)
   supervise "Celery beat" env DB_POOL_MAX_SIZE=0 \
     celery -A pusoy_api beat --loglevel INFO --schedule "${TMPDIR:-/tmp}/pusoy-celerybeat-schedule" &
   pids+=($!)
 else
-  echo "==> no CELERY_BROKER_URL: AI moves and webhook deliveries run in-process"
+  echo "==> no CELERY_BROKER_URL: AI moves, webhook deliveries and pushes run in-process"
 fi
 
 echo "==> serving on http://127.0.0.1:${PORT:-8000} (API docs at /api/docs/)"

@@ -45,10 +45,14 @@ def _database_url() -> str:
 class CeleryWorker:
     """A `celery worker` subprocess; `kill()` is SIGKILL, as a crashed machine would do."""
 
-    def __init__(self, concurrency: int = 1) -> None:
+    def __init__(self, concurrency: int = 1, queues: list[str] | None = None) -> None:
         self.queue = settings.CELERY_TASK_DEFAULT_QUEUE
-        # Webhook deliveries are routed to a queue of their own (settings.test).
+        # Webhook deliveries and pushes are routed to queues of their own (settings.test).
         self.webhook_queue = settings.WEBHOOK_QUEUE
+        self.push_queue = settings.PUSH_QUEUE
+        # What it consumes: by default all three, as one worker (a test of one queue's
+        # isolation starts a worker of its own with `queues`).
+        self.queues = queues or [self.queue, self.webhook_queue, self.push_queue]
         self.concurrency = concurrency
         self.process: subprocess.Popen[bytes] | None = None
         self.log_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"celery-{self.queue}.log"
@@ -78,6 +82,17 @@ class CeleryWorker:
             WEBHOOK_DISABLE_AFTER_FAILED_EVENTS="3",
             WEBHOOK_CONNECT_TIMEOUT="2",
             WEBHOOK_READ_TIMEOUT="3",
+            PUSH_QUEUE=self.push_queue,
+            # The test run's Web Push key, so the receiver knows it (settings.test).
+            PUSH_VAPID_PRIVATE_KEY=settings.PUSH_VAPID_PRIVATE_KEY,
+            PUSH_VAPID_SUBJECT=settings.PUSH_VAPID_SUBJECT,
+            PUSH_WEBPUSH_HOSTS="*",
+            # Retries in a fraction of a second (Retry-After still wins), a hanging
+            # provider given up on after 2 s.
+            PUSH_RETRY_BASE_SECONDS="0.05",
+            PUSH_RETRY_MAX_SECONDS="5",
+            PUSH_MAX_ATTEMPTS="4",
+            PUSH_TIMEOUT="2",
         )
         env.pop("SECRET_KEY", None)
         env["DEV_MODE"] = "1"
@@ -89,7 +104,7 @@ class CeleryWorker:
         self.process = subprocess.Popen(
             [
                 sys.executable, "-m", "celery", "-A", "pusoy_api", "worker",
-                "-Q", f"{self.queue},{self.webhook_queue}",
+                "-Q", ",".join(self.queues),
                 "--concurrency", str(self.concurrency),
                 "--pool", "prefork", "--loglevel", "INFO", "--without-gossip",
                 "--without-mingle", "--without-heartbeat",

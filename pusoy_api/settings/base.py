@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "games",
     "notifications",
     "webhooks",
+    "push",
     "ratings",
     "webclient",
 ]
@@ -302,6 +303,8 @@ SPECTACULAR_SETTINGS = {
         "AiSeatTypeEnum": ["ai"],
         "EventTypeEnum": "notifications.types.EventType",
         "WebhookScopeEnum": "webhooks.models.WebhookScope",
+        "PushPlatformEnum": "push.models.Platform",
+        "PushLocaleEnum": "push.models.Locale",
         "GameStartedEventTypeEnum": ["game_started"],
         "YourTurnEventTypeEnum": ["your_turn"],
         "MoveEventTypeEnum": ["move"],
@@ -444,6 +447,63 @@ CELERY_BEAT_SCHEDULE["webhooks-deliver-due"] = {
     "task": "webhooks.deliver_due",
     "schedule": env.float("WEBHOOK_SWEEP_SECONDS", default=15.0),
 }
+
+# --- Push notifications (docs/operations.md, Push; docs/api.md, Push) -----------------
+
+# Pushes have their own queue too: a provider that hangs holds a push worker for
+# PUSH_TIMEOUT at most, never an AI turn or a webhook delivery.
+PUSH_QUEUE = env.str("PUSH_QUEUE", default="push")
+CELERY_TASK_ROUTES["push.*"] = {"queue": PUSH_QUEUE}
+# Credentials: a platform is on when its settings are present; none is a normal state.
+# APNs (token auth): the .p8 key's id and file, the team id, the app's bundle id (topic).
+PUSH_APNS_KEY_ID = env.str("PUSH_APNS_KEY_ID", default="")
+PUSH_APNS_TEAM_ID = env.str("PUSH_APNS_TEAM_ID", default="")
+PUSH_APNS_KEY_FILE = env.str("PUSH_APNS_KEY_FILE", default="")
+PUSH_APNS_TOPIC = env.str("PUSH_APNS_TOPIC", default="")
+PUSH_APNS_SANDBOX = env.bool("PUSH_APNS_SANDBOX", default=False)
+# FCM HTTP v1: the service account's JSON file (the project id is read from it unless set).
+PUSH_FCM_CREDENTIALS_FILE = env.str("PUSH_FCM_CREDENTIALS_FILE", default="")
+PUSH_FCM_PROJECT_ID = env.str("PUSH_FCM_PROJECT_ID", default="")
+# Web Push: the VAPID key pair (the private key as base64url raw/DER, or PEM; or a file)
+# and the subject (mailto: or https:) push services may contact.
+PUSH_VAPID_PRIVATE_KEY = env.str("PUSH_VAPID_PRIVATE_KEY", default="")
+PUSH_VAPID_PRIVATE_KEY_FILE = env.str("PUSH_VAPID_PRIVATE_KEY_FILE", default="")
+PUSH_VAPID_PUBLIC_KEY = env.str("PUSH_VAPID_PUBLIC_KEY", default="")
+PUSH_VAPID_SUBJECT = env.str("PUSH_VAPID_SUBJECT", default="")
+# The providers' base URLs (empty: the real ones); tests point them at local servers.
+PUSH_APNS_URL = env.str("PUSH_APNS_URL", default="")
+PUSH_FCM_URL = env.str("PUSH_FCM_URL", default="")
+PUSH_FCM_TOKEN_URL = env.str("PUSH_FCM_TOKEN_URL", default="")
+# An extra CA bundle every provider trusts (a TLS-intercepting egress proxy, tests).
+PUSH_CA_FILE = env.str("PUSH_CA_FILE", default="")
+# Web Push endpoints are URLs a client gives: only these push services' hosts (a name,
+# or ".suffix" for its subdomains; "*" for any, in tests) are taken, so a player cannot
+# make the server post to its own network.
+PUSH_WEBPUSH_HOSTS = env.list(
+    "PUSH_WEBPUSH_HOSTS",
+    default=[
+        "fcm.googleapis.com",
+        "updates.push.services.mozilla.com",
+        ".notify.windows.com",
+        ".push.apple.com",
+    ],
+)
+PUSH_TIMEOUT = env.float("PUSH_TIMEOUT", default=10.0)
+# How long a provider may hold a push for an offline device.
+PUSH_TTL_SECONDS = env.int("PUSH_TTL_SECONDS", default=86400)
+# Retries on 5xx, 429 and network errors: waits drawn from [0, min(max, base * 6**(n-1))]
+# (the webhooks' schedule), at least Retry-After when the provider sent one, for at most
+# PUSH_MAX_ATTEMPTS attempts.
+PUSH_RETRY_BASE_SECONDS = env.float("PUSH_RETRY_BASE_SECONDS", default=5.0)
+PUSH_RETRY_MAX_SECONDS = env.float("PUSH_RETRY_MAX_SECONDS", default=1800.0)
+PUSH_MAX_ATTEMPTS = env.int("PUSH_MAX_ATTEMPTS", default=8)
+PUSH_MAX_DEVICES_PER_PLAYER = env.int("PUSH_MAX_DEVICES_PER_PLAYER", default=20)
+PUSH_RETENTION_DAYS = env.int("PUSH_RETENTION_DAYS", default=7)
+CELERY_BEAT_SCHEDULE["push-send-due"] = {
+    "task": "push.send_due",
+    "schedule": env.float("PUSH_SWEEP_SECONDS", default=15.0),
+}
+CELERY_BEAT_SCHEDULE["push-purge"] = {"task": "push.purge", "schedule": 3600.0}
 
 # --- Cache (throttling state, shared by every web process when Redis is configured) --
 

@@ -17,6 +17,16 @@ def _postgres_listening(host: str = "127.0.0.1", port: int = 5432) -> bool:
     return True
 
 
+def _vapid_key() -> str:
+    """A fresh P-256 private key, base64url of its 32 raw bytes (never a committed one)."""
+    import base64
+
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    raw = ec.generate_private_key(ec.SECP256R1()).private_numbers().private_value
+    return base64.urlsafe_b64encode(raw.to_bytes(32, "big")).rstrip(b"=").decode()
+
+
 # Tests run against PostgreSQL, as CI does. On a machine without it (a newcomer's
 # laptop) they fall back to SQLite and skip what needs Postgres; CI forbids that.
 if "DATABASE_URL" not in os.environ:
@@ -65,6 +75,12 @@ CELERY_TASK_DEFAULT_QUEUE = f"test-{uuid.uuid4().hex[:12]}"
 
 # Deliveries go to a queue of this test process too; the test worker consumes both.
 WEBHOOK_QUEUE = f"{CELERY_TASK_DEFAULT_QUEUE}-webhooks"
-CELERY_TASK_ROUTES = {"webhooks.*": {"queue": WEBHOOK_QUEUE}}
+PUSH_QUEUE = f"{CELERY_TASK_DEFAULT_QUEUE}-push"
+CELERY_TASK_ROUTES = {"webhooks.*": {"queue": WEBHOOK_QUEUE}, "push.*": {"queue": PUSH_QUEUE}}
+# Web Push receivers in tests listen on 127.0.0.1 (tests/push/receiver.py), and Web Push
+# is on with a key pair made for this run (the test worker gets the same key).
+PUSH_WEBPUSH_HOSTS = ["*"]
+PUSH_VAPID_PRIVATE_KEY = os.environ.get("TEST_PUSH_VAPID_PRIVATE_KEY") or _vapid_key()
+PUSH_VAPID_SUBJECT = "mailto:push-tests@example.com"
 # Receivers in tests listen on 127.0.0.1; the refusal is tested by overriding this.
 WEBHOOK_ALLOW_PRIVATE_URLS = True

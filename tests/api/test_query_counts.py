@@ -79,5 +79,6 @@ def test_queries_per_request_are_the_same_early_and_late_in_a_deal():
     # queries whatever their number and recipients: the feeds' locks with the one NOTIFY
     # of the write (the game's waiters too), one INSERT, the read of webhooks that may
     # want them (`move` to every human and `your_turn` to the next: 16 queries when each
-    # event was written on its own).
-    assert early == {"state": 4, "history": 5, "history_since": 5, "move": 12}
+    # event was written on its own), and the read of the push devices of the `your_turn`'s
+    # recipient (push.services: only when a pushed kind is among the events).
+    assert early == {"state": 4, "history": 5, "history_since": 5, "move": 13}

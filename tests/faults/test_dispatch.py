@@ -1,4 +1,4 @@
-"""In-process: queueing tasks after a commit (games.dispatch). A broker error after the
+"""In-process: queueing tasks after a commit (pusoy_api.task_queue). A broker error after the
 move committed never turns the answer into an error, and the sweep goes on past a game
 whose task could not be queued."""
 
@@ -68,7 +68,7 @@ def test_a_move_is_201_when_the_broker_refuses_the_ai_task(broker, caplog):
         state = state_of(ana, game_id)
     assert state["deal"]["turn"] == state["seat"]
     broker.down = True
-    with caplog.at_level(logging.WARNING, logger="games.dispatch"):
+    with caplog.at_level(logging.WARNING, logger="pusoy_api.task_queue"):
         play_one(ana, game_id, random.Random(2), state)  # asserts the 201
     deal = Deal.objects.get(game_id=game_id)
     assert deal.seq == state["deal"]["seq"] + 1
@@ -93,7 +93,7 @@ def test_the_sweep_goes_on_past_a_game_the_broker_refused(broker, settings, monk
         return real(args, kwargs, **options)
 
     monkeypatch.setattr(ai_move, "apply_async", refuse_the_first)
-    with caplog.at_level(logging.WARNING, logger="games.dispatch"):
+    with caplog.at_level(logging.WARNING, logger="pusoy_api.task_queue"):
         result = services.turns_sweep()
     assert result == {"requeued": 1, "timed_out": 0}
     assert len(broker.published) == 1

@@ -15,6 +15,7 @@ from games.models import Game, GameStatus, Invitation, InvitationStatus, Seat, S
 from notifications.models import Event
 from players import login_backoff
 from players.models import Player, Session
+from push.models import Device, Preferences
 from tests.api.helpers import (
     client_for,
     create_game,
@@ -153,6 +154,24 @@ def test_webhooks_feed_and_tokens_go_and_no_other_players_data_is_touched():
     assert ben_laptop.get("/api/v1/players/me").json()["username"] == "ben"
     assert Event.objects.filter(player=ben.player).count() > ben_events
     assert Seat.objects.get(game_id=game_id, player=ben.player).status == SeatStatus.PLAYING
+
+
+def test_its_push_devices_and_preferences_go_and_no_one_elses(settings):
+    settings.PUSH_APNS_KEY_ID, settings.PUSH_APNS_TEAM_ID = "ABC123DEFG", "DEF123GHIJ"
+    settings.PUSH_APNS_KEY_FILE, settings.PUSH_APNS_TOPIC = "/nonexistent.p8", "ph.pusoy.app"
+    ana, ben = client_for("ana"), client_for("ben")
+    for i, client in enumerate((ana, ben)):
+        token = f"{i:02x}" * 32
+        answer = client.post("/api/v1/devices", {"platform": "apns", "token": token}, format="json")
+        assert answer.status_code == 201, answer.json()
+        answer = client.patch("/api/v1/players/me/push", {"muted_games": []}, format="json")
+        assert answer.status_code == 200, answer.json()
+    assert Preferences.objects.filter(player=ana.player).exists()
+    assert delete_me(ana).status_code == 204
+    assert not Device.objects.filter(player=ana.player).exists()
+    assert not Preferences.objects.filter(player=ana.player).exists()
+    assert Device.objects.filter(player=ben.player).count() == 1
+    assert Preferences.objects.filter(player=ben.player).exists()
 
 
 def test_a_guest_deletes_with_its_token_alone():

@@ -24,6 +24,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Keep a guest account
+         * @description The guest account making the call becomes a full account with this name and password; it keeps its id, games, rating, sessions and devices. Only a guest claims (`not_a_guest`); names as for sign-up (`username_taken`, `invalid_username`, `weak_password`).
+         */
+        post: operations["auth_claim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/guest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Play as a guest
+         * @description A new account with a generated name (`guest-` and 12 hex digits) and no password, and a token for this device: it plays at once. It has no way to log in again: claim it (`auth/claim`) to keep it. Rationed per address (THROTTLE_GUEST, default 20/hour).
+         */
+        post: operations["auth_guest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/logout": {
         parameters: {
             query?: never;
@@ -38,6 +78,46 @@ export interface paths {
          * @description Revokes the token that made this call (other devices stay logged in).
          */
         post: operations["auth_logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/logout-others": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log out everywhere else
+         * @description Every session but this one ends.
+         */
+        post: operations["auth_logout_others"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change your password
+         * @description Confirmed by the current password: a wrong one is `wrong_password` and counts in the log-in backoff of your name (429 `throttled` inside it). A guest account has none (`guest_account`: claim it instead).
+         */
+        post: operations["auth_password"];
         delete?: never;
         options?: never;
         head?: never;
@@ -64,6 +144,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your sessions
+         * @description Every token of yours that still works, most recently used first; `current` marks the one making this request.
+         */
+        get: operations["auth_sessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/sessions/{session_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a session
+         * @description Its token stops working at once (this one's too: a logout).
+         */
+        delete: operations["auth_sessions_revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/token": {
         parameters: {
             query?: never;
@@ -75,10 +195,54 @@ export interface paths {
         put?: never;
         /**
          * Log in
-         * @description A new token for this device (tokens last until logout). Any spelling of the name that is the same name logs in. After repeated failures a name is refused for a while (429 `throttled`, `Retry-After`).
+         * @description A new token for this device (it lasts until logout, revocation, or TOKEN_IDLE_TTL_DAYS without use). Any spelling of the name that is the same name logs in. After repeated failures a name is refused for a while (429 `throttled`, `Retry-After`).
          */
         post: operations["auth_token"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/devices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your push devices
+         * @description The devices your pushes go to, newest first.
+         */
+        get: operations["devices_list"];
+        put?: never;
+        /**
+         * Register a push device
+         * @description Pushes for your events go to this device (docs/api.md, Push). The device is tied to the token of this request: logging it out removes the device. A token or endpoint another player registered moves to you. A platform the server has no credentials for is `push_unavailable`; a token or subscription of the wrong form is `invalid_device`; a Web Push endpoint that is not a push service's is `push_endpoint_refused`; too many devices is `device_limit_reached`. Registering a device you have already answers 200.
+         */
+        post: operations["devices_register"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/devices/{device_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a push device
+         * @description Nothing more is pushed to it. Another player's device is `not_found`.
+         */
+        delete: operations["devices_delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -177,7 +341,7 @@ export interface paths {
         };
         /**
          * A game
-         * @description The game, its seats and every deal so far (seeds of finished deals).
+         * @description The game, its seats and every deal so far (seeds of finished deals). A private waiting game is shown to anyone with its `invite_code`; a wrong code is a 404, as for no game.
          */
         get: operations["games_retrieve"];
         put?: never;
@@ -546,6 +710,51 @@ export interface paths {
         get: operations["players_me"];
         put?: never;
         post?: never;
+        /**
+         * Delete your account
+         * @description Deletes your account at once, confirmed by your password (a guest sends none; a wrong or missing one is `wrong_password`, and a wrong one counts in the log-in backoff). Games in progress count as resigned, waiting games are left, finished games stay under the name `deleted player <id>` and still verify; your tokens, devices, webhooks and feed are deleted (docs/api.md, Accounts).
+         */
+        delete: operations["players_me_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/players/me/push": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your push preferences */
+        get: operations["push_preferences"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change your push preferences
+         * @description Turn event types on or off, mute or unmute games; what is not named stays as it is.
+         */
+        patch: operations["push_preferences_update"];
+        trace?: never;
+    };
+    "/api/v1/push/platforms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Push platforms on this server
+         * @description Which platforms a device may be registered for, and the VAPID key a browser subscribes with.
+         */
+        get: operations["push_platforms"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -668,6 +877,13 @@ export interface components {
          * @enum {string}
          */
         AbandonedEventTypeEnum: "abandoned";
+        /** @description Your account after a change. */
+        Account: {
+            /** Format: uuid */
+            id: string;
+            username: string;
+            guest: boolean;
+        };
         /** @description An AI level you can seat, and its rating on the players' scale. */
         AiLevel: {
             level: components["schemas"]["LevelEnum"];
@@ -694,6 +910,15 @@ export interface components {
             username: string;
             /** @description Send as `Authorization: Bearer <token>`. */
             token: string;
+        };
+        ClaimRequest: {
+            /** @description Letters, digits and @ . + - _ only. Names that differ only in case, width or compatibility form are the same name; letters of different scripts may not be mixed (docs/api.md). Your own generated name too. */
+            username: string;
+            /**
+             * Format: password
+             * @description Your password can’t be too similar to your other personal information. Your password must contain at least 8 characters. Your password can’t be a commonly used password. Your password can’t be entirely numeric.
+             */
+            password: string;
         };
         DeadlineSoonEvent: {
             /** @description Increasing: the next `since`. */
@@ -808,6 +1033,42 @@ export interface components {
             hand: string[];
             /** @description On your turn: every legal move (post one as it is); else empty. */
             legal_moves: components["schemas"]["MoveBody"][];
+        };
+        /**
+         * @description A registered device as its owner sees it (a Web Push subscription's keys are
+         *     never shown back).
+         */
+        Device: {
+            /** Format: uuid */
+            id: string;
+            platform: components["schemas"]["PushPlatformEnum"];
+            /** @description The APNs or FCM token; for Web Push, the subscription's endpoint. */
+            readonly token: string;
+            locale: components["schemas"]["PushLocaleEnum"];
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When a push last reached the provider; null before.
+             */
+            last_sent_at: string | null;
+        };
+        DeviceRegisterRequest: {
+            platform: components["schemas"]["PushPlatformEnum"];
+            /** @description APNs device token (hex) or FCM registration token; not for webpush. */
+            token?: string;
+            /** @description webpush: the browser's PushSubscription.endpoint (https). */
+            endpoint?: string;
+            /** @description webpush: PushSubscription's keys. */
+            keys?: components["schemas"]["SubscriptionKeysRequest"];
+            /**
+             * @description The language of this device's pushes.
+             *
+             *     * `en` - English
+             *     * `fil` - Filipino
+             * @default en
+             */
+            locale?: components["schemas"]["PushLocaleEnum"];
         };
         Error: {
             error: components["schemas"]["ErrorBody"];
@@ -1084,6 +1345,16 @@ export interface components {
          * @enum {string}
          */
         GameStatusEnum: "waiting" | "active" | "finished" | "abandoned";
+        /** @description A new guest account and its token. */
+        GuestToken: {
+            /** Format: uuid */
+            id: string;
+            username: string;
+            /** @description Send as `Authorization: Bearer <token>`. */
+            token: string;
+            /** @description Always true here. */
+            guest: boolean;
+        };
         /**
          * @description * `13` - 13
          *     * `17` - 17
@@ -1237,6 +1508,29 @@ export interface components {
          * @enum {string}
          */
         LevelEnum: "random" | "greedy" | "heuristic" | "expert";
+        /** @description Your own profile: the public one, and whether this is a guest account. */
+        Me: {
+            /** Format: uuid */
+            id: string;
+            username: string;
+            games_played: number;
+            games_won: number;
+            deals_played: number;
+            deals_won: number;
+            points: number;
+            /** Format: date-time */
+            date_joined: string;
+            readonly rating: components["schemas"]["Rating"];
+            /** @description A guest account: claim it (`auth/claim`) to keep it. */
+            guest: boolean;
+        };
+        MeDeleteRequest: {
+            /**
+             * Format: password
+             * @description Your password; a guest account sends none.
+             */
+            password?: string;
+        };
         /** @description A move of the public history. */
         Move: {
             deal: number;
@@ -1307,6 +1601,21 @@ export interface components {
         MoveSubmitRequest: components["schemas"]["PlayRequest"] | components["schemas"]["PassRequest"];
         /** @enum {unknown} */
         NullEnum: null;
+        PaginatedDeviceList: {
+            /** @example 123 */
+            count: number;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?offset=400&limit=100
+             */
+            next?: string | null;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?offset=200&limit=100
+             */
+            previous?: string | null;
+            results: components["schemas"]["Device"][];
+        };
         PaginatedGameList: {
             /** @example 123 */
             count: number;
@@ -1367,6 +1676,21 @@ export interface components {
             previous?: string | null;
             results: components["schemas"]["RatingChange"][];
         };
+        PaginatedSessionList: {
+            /** @example 123 */
+            count: number;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?offset=400&limit=100
+             */
+            next?: string | null;
+            /**
+             * Format: uri
+             * @example http://api.example.org/accounts/?offset=200&limit=100
+             */
+            previous?: string | null;
+            results: components["schemas"]["Session"][];
+        };
         PaginatedWebhookDeliveryList: {
             /** @example 123 */
             count: number;
@@ -1412,6 +1736,29 @@ export interface components {
             cards?: string[];
             /** @description Refuse with 409 stale_seq unless this is the last move's seq. */
             expected_seq?: number;
+        };
+        PasswordRequest: {
+            /**
+             * Format: password
+             * @description Your password now.
+             */
+            old_password: string;
+            /**
+             * Format: password
+             * @description Your password can’t be too similar to your other personal information. Your password must contain at least 8 characters. Your password can’t be a commonly used password. Your password can’t be entirely numeric.
+             */
+            new_password: string;
+            /**
+             * @description End every other session (default); this one stays logged in.
+             * @default true
+             */
+            revoke_other_sessions?: boolean;
+        };
+        PatchedPushPreferencesUpdateRequest: {
+            /** @description Each pushed event type and whether you get it (all on by default). */
+            kinds?: components["schemas"]["PushKindsUpdateRequest"];
+            mute_games?: string[];
+            unmute_games?: string[];
         };
         PatchedWebhookUpdateRequest: {
             /** @description `true` turns a disabled webhook back on (same URL and secret; what was published while it was off is not sent); `false` turns it off. */
@@ -1477,6 +1824,12 @@ export interface components {
          * @enum {string}
          */
         PlayerViewEnum: "player";
+        Preferences: {
+            /** @description Each pushed event type and whether you get it (all on by default). */
+            kinds: components["schemas"]["PushKinds"];
+            /** @description Games of which nothing is pushed to you. */
+            muted_games: string[];
+        };
         /**
          * @description * `philippine` - philippine
          *     * `philippine-online` - philippine-online
@@ -1516,6 +1869,43 @@ export interface components {
              * @description When the server plays for the seat to play (turn_timeout).
              */
             deadline: string | null;
+        };
+        PushKinds: {
+            your_turn: boolean;
+            deadline_soon: boolean;
+            invited: boolean;
+            game_finished: boolean;
+        };
+        PushKindsUpdateRequest: {
+            /** @description Push `your_turn` events. */
+            your_turn?: boolean;
+            /** @description Push `deadline_soon` events. */
+            deadline_soon?: boolean;
+            /** @description Push `invited` events. */
+            invited?: boolean;
+            /** @description Push `game_finished` events. */
+            game_finished?: boolean;
+        };
+        /**
+         * @description * `en` - English
+         *     * `fil` - Filipino
+         * @enum {string}
+         */
+        PushLocaleEnum: "en" | "fil";
+        /**
+         * @description * `apns` - Apple Push Notification service
+         *     * `fcm` - Firebase Cloud Messaging
+         *     * `webpush` - Web Push (browsers)
+         * @enum {string}
+         */
+        PushPlatformEnum: "apns" | "fcm" | "webpush";
+        PushPlatformsOutput: {
+            /** @description The platforms the server has credentials for. */
+            platforms: components["schemas"]["PushPlatformEnum"][];
+            /** @description The applicationServerKey for PushManager.subscribe() (base64url); null when Web Push is off. */
+            vapid_public_key: string | null;
+            /** @description The event types that may be pushed. */
+            kinds: string[];
         };
         /**
          * @description A rating (openskill Plackett-Luce): `display` = mu - 3 sigma, the conservative
@@ -1677,6 +2067,10 @@ export interface components {
          * @enum {string}
          */
         ResignedEventTypeEnum: "resigned";
+        Revoked: {
+            /** @description How many other sessions ended. */
+            revoked_sessions: number;
+        };
         /** @description Every option, resolved: a game keeps these rules even if a preset changes later. */
         Rules: {
             preset: components["schemas"]["PresetEnum"];
@@ -1763,6 +2157,27 @@ export interface components {
          * @enum {string}
          */
         SeatStatusEnum: "playing" | "resigned" | "left";
+        /** @description One of your sessions: a token, as you may see it (never the token itself). */
+        Session: {
+            /** Format: uuid */
+            id: string;
+            /** @description The User-Agent that took the token. */
+            device: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Updated at most once a minute (the token's idle expiry moves with it).
+             */
+            last_used_at: string;
+            /**
+             * Format: date-time
+             * @description When it stops working unless used before: TOKEN_IDLE_TTL_DAYS after `last_used_at`.
+             */
+            expires_at: string | null;
+            /** @description The session making this request. */
+            readonly current: boolean;
+        };
         /** @description A public game as someone without a seat watches it: never a hand. */
         SpectatorState: {
             /**
@@ -1797,6 +2212,12 @@ export interface components {
             ticket: string;
             /** Format: date-time */
             expires_at: string;
+        };
+        SubscriptionKeysRequest: {
+            /** @description The subscription's P-256 key. */
+            p256dh: string;
+            /** @description The subscription's auth secret. */
+            auth: string;
         };
         /**
          * @description * `CDHS` - CDHS
@@ -1992,6 +2413,138 @@ export interface operations {
             };
         };
     };
+    auth_claim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClaimRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description The request is not what the schema describes: `invalid_input`, `malformed_request`, `invalid_card`, `invalid_action`, `invalid_rules`, `invalid_seats`, `bad_request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or bad token, or a wrong login: `not_authenticated`, `authentication_failed`, `invalid_credentials`, `invalid_ticket`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the game's current state: `not_your_turn`, `stale_seq`, `game_not_active`, `seat_taken`, `game_not_open`, `already_joined`, `username_taken`, `guest_account`, `not_a_guest`, `deal_in_progress`, `game_full`, `seat_resigned`, `hints_off`, `game_not_waiting`, `game_not_finished`, `already_invited`, `webhook_limit_reached`, `device_limit_reached`, `invitation_closed`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The schema allows it; the rules refuse it: `cards_not_in_hand`, `not_a_combination`, `must_include_opening_card`, `wrong_size`, `does_not_beat`, `cannot_pass_on_lead`, `duplicate_cards`, `no_human_seat`, `invalid_seat`, `weak_password`, `invalid_username`, `unknown_player`, `invalid_invitee`, `rated_with_hints`, `idempotency_key_reused`, `webhook_url_refused`, `invalid_device`, `push_unavailable`, `push_endpoint_refused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (`details.retry_after` and `Retry-After` in seconds): `throttled`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable or overloaded; retry after `Retry-After` seconds: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    auth_guest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GuestToken"];
+                };
+            };
+            /** @description Too many requests (`details.retry_after` and `Retry-After` in seconds): `throttled`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable or overloaded; retry after `Retry-After` seconds: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     auth_logout: {
         parameters: {
             query?: never;
@@ -2010,6 +2563,147 @@ export interface operations {
             };
             /** @description Missing or bad token, or a wrong login: `not_authenticated`, `authentication_failed`, `invalid_credentials`, `invalid_ticket`. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (`details.retry_after` and `Retry-After` in seconds): `throttled`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable or overloaded; retry after `Retry-After` seconds: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    auth_logout_others: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Revoked"];
+                };
+            };
+            /** @description Missing or bad token, or a wrong login: `not_authenticated`, `authentication_failed`, `invalid_credentials`, `invalid_ticket`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable or overloaded; retry after `Retry-After` seconds: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    auth_password: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Revoked"];
+                };
+            };
+            /** @description The request is not what the schema describes: `invalid_input`, `malformed_request`, `invalid_card`, `invalid_action`, `invalid_rules`, `invalid_seats`, `bad_request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or bad token, or a wrong login: `not_authenticated`, `authentication_failed`, `invalid_credentials`, `invalid_ticket`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `wrong_password`, `not_a_participant`, `not_the_creator`, `permission_denied`, `webhook_scope_forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the game's current state: `not_your_turn`, `stale_seq`, `game_not_active`, `seat_taken`, `game_not_open`, `already_joined`, `username_taken`, `guest_account`, `not_a_guest`, `deal_in_progress`, `game_full`, `seat_resigned`, `hints_off`, `game_not_waiting`, `game_not_finished`, `already_invited`, `webhook_limit_reached`, `device_limit_reached`, `invitation_closed`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The schema allows it; the rules refuse it: `cards_not_in_hand`, `not_a_combination`, `must_include_opening_card`, `wrong_size`, `does_not_beat`, `cannot_pass_on_lead`, `duplicate_cards`, `no_human_seat`, `invalid_seat`, `weak_password`, `invalid_username`, `unknown_player`, `invalid_invitee`, `rated_with_hints`, `idempotency_key_reused`, `webhook_url_refused`, `invalid_device`, `push_unavailable`, `push_endpoint_refused`. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2067,7 +2761,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict with the game's current state: `not_your_turn`, `stale_seq`, `game_not_active`, `seat_taken`, `game_not_open`, `already_joined`, `username_taken`, `deal_in_progress`, `game_full`, `seat_resigned`, `hints_off`, `game_not_waiting`, `game_not_finished`, `already_invited`, `webhook_limit_reached`, `invitation_closed`. */
+            /** @description Conflict with the game's current state: `not_your_turn`, `stale_seq`, `game_not_active`, `seat_taken`, `game_not_open`, `already_joined`, `username_taken`, `guest_account`, `not_a_guest`, `deal_in_progress`, `game_full`, `seat_resigned`, `hints_off`, `game_not_waiting`, `game_not_finished`, `already_invited`, `webhook_limit_reached`, `device_limit_reached`, `invitation_closed`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2094,7 +2788,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The schema allows it; the rules refuse it: `cards_not_in_hand`, `not_a_combination`, `must_include_opening_card`, `wrong_size`, `does_not_beat`, `cannot_pass_on_lead`, `duplicate_cards`, `no_human_seat`, `invalid_seat`, `weak_password`, `invalid_username`, `unknown_player`, `invalid_invitee`, `rated_with_hints`, `idempotency_key_reused`, `webhook_url_refused`. */
+            /** @description The schema allows it; the rules refuse it: `cards_not_in_hand`, `not_a_combination`, `must_include_opening_card`, `wrong_size`, `does_not_beat`, `cannot_pass_on_lead`, `duplicate_cards`, `no_human_seat`, `invalid_seat`, `weak_password`, `invalid_username`, `unknown_player`, `invalid_invitee`, `rated_with_hints`, `idempotency_key_reused`, `webhook_url_refused`, `invalid_device`, `push_unavailable`, `push_endpoint_refused`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2105,6 +2799,104 @@ export interface operations {
             };
             /** @description Too many requests (`details.retry_after` and `Retry-After` in seconds): `throttled`. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable or overloaded; retry after `Retry-After` seconds: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    auth_sessions: {
+        parameters: {
+            query?: {
+                /** @description Number of results to return per page. */
+                limit?: number;
+                /** @description The initial index from which to return the results. */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedSessionList"];
+                };
+            };
+            /** @description The request is not what the schema describes: `invalid_input`, `malformed_request`, `invalid_card`, `invalid_action`, `invalid_rules`, `invalid_seats`, `bad_request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or bad token, or a wrong login: `not_authenticated`, `authentication_failed`, `invalid_credentials`, `invalid_ticket`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable or overloaded; retry after `Retry-After` seconds: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    auth_sessions_revoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or bad token, or a wrong login: `not_authenticated`, `authentication_failed`, `invalid_credentials`, `invalid_ticket`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource: `not_found`, `invalid_seq`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2173,6 +2965,216 @@ export interface operations {
             };
             /** @description The body is not JSON: `unsupported_media_type`. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (`details.retry_after` and `Retry-After` in seconds): `throttled`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable or overloaded; retry after `Retry-After` seconds: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    devices_list: {
+        parameters: {
+            query?: {
+                /** @description Number of results to return per page. */
+                limit?: number;
+                /** @description The initial index from which to return the results. */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedDeviceList"];
+                };
+            };
+            /** @description The request is not what the schema describes: `invalid_input`, `malformed_request`, `invalid_card`, `invalid_action`, `invalid_rules`, `invalid_seats`, `bad_request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or bad token, or a wrong login: `not_authenticated`, `authentication_failed`, `invalid_credentials`, `invalid_ticket`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable or overloaded; retry after `Retry-After` seconds: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    devices_register: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceRegisterRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Device"];
+                };
+            };
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Device"];
+                };
+            };
+            /** @description The request is not what the schema describes: `invalid_input`, `malformed_request`, `invalid_card`, `invalid_action`, `invalid_rules`, `invalid_seats`, `bad_request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or bad token, or a wrong login: `not_authenticated`, `authentication_failed`, `invalid_credentials`, `invalid_ticket`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the game's current state: `not_your_turn`, `stale_seq`, `game_not_active`, `seat_taken`, `game_not_open`, `already_joined`, `username_taken`, `guest_account`, `not_a_guest`, `deal_in_progress`, `game_full`, `seat_resigned`, `hints_off`, `game_not_waiting`, `game_not_finished`, `already_invited`, `webhook_limit_reached`, `device_limit_reached`, `invitation_closed`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The schema allows it; the rules refuse it: `cards_not_in_hand`, `not_a_combination`, `must_include_opening_card`, `wrong_size`, `does_not_beat`, `cannot_pass_on_lead`, `duplicate_cards`, `no_human_seat`, `invalid_seat`, `weak_password`, `invalid_username`, `unknown_player`, `invalid_invitee`, `rated_with_hints`, `idempotency_key_reused`, `webhook_url_refused`, `invalid_device`, `push_unavailable`, `push_endpoint_refused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (`details.retry_after` and `Retry-After` in seconds): `throttled`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable or overloaded; retry after `Retry-After` seconds: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    devices_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                device_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or bad token, or a wrong login: `not_authenticated`, `authentication_failed`, `invalid_credentials`, `invalid_ticket`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource: `not_found`, `invalid_seq`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2482,7 +3484,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The schema allows it; the rules refuse it: `cards_not_in_hand`, `not_a_combination`, `must_include_opening_card`, `wrong_size`, `does_not_beat`, `cannot_pass_on_lead`, `duplicate_cards`, `no_human_seat`, `invalid_seat`, `weak_password`, `invalid_username`, `unknown_player`, `invalid_invitee`, `rated_with_hints`, `idempotency_key_reused`, `webhook_url_refused`. */
+            /** @description The schema allows it; the rules refuse it: `cards_not_in_hand`, `not_a_combination`, `must_include_opening_card`, `wrong_size`, `does_not_beat`, `cannot_pass_on_lead`, `duplicate_cards`, `no_human_seat`, `invalid_seat`, `weak_password`, `invalid_username`, `unknown_player`, `invalid_invitee`, `rated_with_hints`, `idempotency_key_reused`, `webhook_url_refused`, `invalid_device`, `push_unavailable`, `push_endpoint_refused`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2513,7 +3515,10 @@ export interface operations {
     };
     games_retrieve: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A private game's invite code: its holder sees the waiting game (what they are invited to, by whom) before joining. */
+                invite_code?: string;
+            };
             header?: never;
             path: {
                 game_id: string;
@@ -2528,6 +3533,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GameDetail"];
+                };
+            };
+            /** @description The request is not what the schema describes: `invalid_input`, `malformed_request`, `invalid_card`, `invalid_action`, `invalid_rules`, `invalid_seats`, `bad_request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing or bad token, or a wrong login: `not_authenticated`, `authentication_failed`, `invalid_credentials`, `invalid_ticket`. */
@@ -2587,7 +3601,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `not_a_participant`, `not_the_creator`, `permission_denied`, `webhook_scope_forbidden`. */
+            /** @description Not allowed: `wrong_password`, `not_a_participant`, `not_the_creator`, `permission_denied`, `webhook_scope_forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2605,7 +3619,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict with the game's current state: `not_your_turn`, `stale_seq`, `game_not_active`, `seat_taken`, `game_not_open`, `already_joined`, `username_taken`, `deal_in_progress`, `game_full`, `seat_resigned`, `hints_off`, `game_not_waiting`, `game_not_finished`, `already_invited`, `webhook_limit_reached`, `invitation_closed`. */
+            /** @description Conflict with the game's current state: `not_your_turn`, `stale_seq`, `game_not_active`, `seat_taken`, `game_not_open`, `already_joined`, `username_taken`, `guest_account`, `not_a_guest`, `deal_in_progress`, `game_full`, `seat_resigned`, `hints_off`, `game_not_waiting`, `game_not_finished`, `already_invited`, `webhook_limit_reached`, `device_limit_reached`, `invitation_closed`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2672,7 +3686,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict with the game's current state: `not_your_turn`, `stale_seq`, `game_not_active`, `seat_taken`, `game_not_open`, `already_joined`, `username_taken`, `deal_in_progress`, `game_full`, `seat_resigned`, `hints_off`, `game_not_waiting`, `game_not_finished`, `already_invited`, `webhook_limit_reached`, `invitation_closed`. */
+            /** @description Conflict with the game's current state: `not_your_turn`, `stale_seq`, `game_not_active`, `seat_taken`, `game_not_open`, `already_joined`, `username_taken`, `guest_account`, `not_a_guest`, `deal_in_progress`, `game_full`, `seat_resigned`, `hints_off`, `game_not_waiting`, `game_not_finished`, `already_invited`, `webhook_limit_reached`, `device_limit_reached`, `invitation_closed`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2742,7 +3756,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict with the game's current state: `not_your_turn`, `stale_seq`, `game_not_active`, `seat_taken`, `game_not_open`, `already_joined`, `username_taken`, `deal_in_progress`, `game_full`, `seat_resigned`, `hints_off`, `game_not_waiting`, `game_not_finished`, `already_invited`, `webhook_limit_reached`, `invitation_closed`. */
+            /** @description Conflict with the game's current state: `not_your_turn`, `stale_seq`, `game_not_active`, `seat_taken`, `game_not_open`, `already_joined`, `username_taken`, `guest_account`, `not_a_guest`, `deal_in_progress`, `game_full`, `seat_resigned`, `hints_off`, `game_not_waiting`, `game_not_finished`, `already_invited`, `webhook_limit_reached`, `device_limit_reached`, `invitation_closed`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2790,7 +3804,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `not_a_participant`, `not_the_creator`, `permission_denied`, `webhook_scope_forbidden`. */
+            /** @description Not allowed: `wrong_password`, `not_a_participant`, `not_the_creator`, `permission_denied`, `webhook_scope_forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2808,7 +3822,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict with the game's current state: `not_your_turn`, `stale_seq`, `game_not_active`, `seat_taken`, `game_not_open`, `already_joined`, `username_taken`, `deal_in_progress`, `game_full`, `seat_resigned`, `hints_off`, `game_not_waiting`, `game_not_finished`, `already_invited`, `webhook_limit_reached`, `invitation_closed`. */
+            /** @description Conflict with the game's current state: `not_your_turn`, `stale_seq`, `game_not_active`, `seat_taken`, `game_not_open`, `already_joined`, `username_taken`, `guest_account`, `not_a_guest`, `deal_in_progress`, `game_full`, `seat_resigned`, `hints_off`, `game_not_waiting`, `game_not_finished`, `already_invited`, `webhook_limit_reached`, `device_limit_reached`, `invitation_closed`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2872,7 +3886,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `not_a_participant`, `not_the_creator`, `permission_denied`, `webhook_scope_forbidden`. */
+            /** @description Not allowed: `wrong_password`, `not_a_participant`, `not_the_creator`, `permission_denied`, `webhook_scope_forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2890,7 +3904,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict with the game's current state: `not_your_turn`, `stale_seq`, `game_not_active`, `seat_taken`, `game_not_open`, `already_joined`, `username_taken`, `deal_in_progress`, `game_full`, `seat_resigned`, `hints_off`, `game_not_waiting`, `game_not_finished`, `already_invited`, `webhook_limit_reached`, `invitation_closed`. */
+            /** @description Conflict with the game's current state: `not_your_turn`, `stale_seq`, `game_not_active`, `seat_taken`, `game_not_open`, `already_joined`, `username_taken`, `guest_account`, `not_a_guest`, `deal_in_progress`, `game_full`, `seat_resigned`, `hints_off`, `game_not_waiting`, `game_not_finished`, `already_invited`, `webhook_limit_reached`, `device_limit_reached`, `invitation_closed`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2917,7 +3931,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The schema allows it; the rules refuse it: `cards_not_in_hand`, `not_a_combination`, `must_include_opening_card`, `wrong_size`, `does_not_beat`, `cannot_pass_on_lead`, `duplicate_cards`, `no_human_seat`, `invalid_seat`, `weak_password`, `invalid_username`, `unknown_player`, `invalid_invitee`, `rated_with_hints`, `idempotency_key_reused`, `webhook_url_refused`. */
+            /** @description The schema allows it; the rules refuse it: `cards_not_in_hand`, `not_a_combination`, `must_include_opening_card`, `wrong_size`, `does_not_beat`, `cannot_pass_on_lead`, `duplicate_cards`, `no_human_seat`, `invalid_seat`, `weak_password`, `invalid_username`, `unknown_player`, `invalid_invitee`, `rated_with_hints`, `idempotency_key_reused`, `webhook_url_refused`, `invalid_device`, `push_unavailable`, `push_endpoint_refused`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2996,7 +4010,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict with the game's current state: `not_your_turn`, `stale_seq`, `game_not_active`, `seat_taken`, `game_not_open`, `already_joined`, `username_taken`, `deal_in_progress`, `game_full`, `seat_resigned`, `hints_off`, `game_not_waiting`, `game_not_finished`, `already_invited`, `webhook_limit_reached`, `invitation_closed`. */
+            /** @description Conflict with the game's current state: `not_your_turn`, `stale_seq`, `game_not_active`, `seat_taken`, `game_not_open`, `already_joined`, `username_taken`, `guest_account`, `not_a_guest`, `deal_in_progress`, `game_full`, `seat_resigned`, `hints_off`, `game_not_waiting`, `game_not_finished`, `already_invited`, `webhook_limit_reached`, `device_limit_reached`, `invitation_closed`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3023,7 +4037,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The schema allows it; the rules refuse it: `cards_not_in_hand`, `not_a_combination`, `must_include_opening_card`, `wrong_size`, `does_not_beat`, `cannot_pass_on_lead`, `duplicate_cards`, `no_human_seat`, `invalid_seat`, `weak_password`, `invalid_username`, `unknown_player`, `invalid_invitee`, `rated_with_hints`, `idempotency_key_reused`, `webhook_url_refused`. */
+            /** @description The schema allows it; the rules refuse it: `cards_not_in_hand`, `not_a_combination`, `must_include_opening_card`, `wrong_size`, `does_not_beat`, `cannot_pass_on_lead`, `duplicate_cards`, `no_human_seat`, `invalid_seat`, `weak_password`, `invalid_username`, `unknown_player`, `invalid_invitee`, `rated_with_hints`, `idempotency_key_reused`, `webhook_url_refused`, `invalid_device`, `push_unavailable`, `push_endpoint_refused`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3080,7 +4094,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `not_a_participant`, `not_the_creator`, `permission_denied`, `webhook_scope_forbidden`. */
+            /** @description Not allowed: `wrong_password`, `not_a_participant`, `not_the_creator`, `permission_denied`, `webhook_scope_forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3098,7 +4112,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict with the game's current state: `not_your_turn`, `stale_seq`, `game_not_active`, `seat_taken`, `game_not_open`, `already_joined`, `username_taken`, `deal_in_progress`, `game_full`, `seat_resigned`, `hints_off`, `game_not_waiting`, `game_not_finished`, `already_invited`, `webhook_limit_reached`, `invitation_closed`. */
+            /** @description Conflict with the game's current state: `not_your_turn`, `stale_seq`, `game_not_active`, `seat_taken`, `game_not_open`, `already_joined`, `username_taken`, `guest_account`, `not_a_guest`, `deal_in_progress`, `game_full`, `seat_resigned`, `hints_off`, `game_not_waiting`, `game_not_finished`, `already_invited`, `webhook_limit_reached`, `device_limit_reached`, `invitation_closed`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3235,7 +4249,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `not_a_participant`, `not_the_creator`, `permission_denied`, `webhook_scope_forbidden`. */
+            /** @description Not allowed: `wrong_password`, `not_a_participant`, `not_the_creator`, `permission_denied`, `webhook_scope_forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3253,7 +4267,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict with the game's current state: `not_your_turn`, `stale_seq`, `game_not_active`, `seat_taken`, `game_not_open`, `already_joined`, `username_taken`, `deal_in_progress`, `game_full`, `seat_resigned`, `hints_off`, `game_not_waiting`, `game_not_finished`, `already_invited`, `webhook_limit_reached`, `invitation_closed`. */
+            /** @description Conflict with the game's current state: `not_your_turn`, `stale_seq`, `game_not_active`, `seat_taken`, `game_not_open`, `already_joined`, `username_taken`, `guest_account`, `not_a_guest`, `deal_in_progress`, `game_full`, `seat_resigned`, `hints_off`, `game_not_waiting`, `game_not_finished`, `already_invited`, `webhook_limit_reached`, `device_limit_reached`, `invitation_closed`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3280,7 +4294,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The schema allows it; the rules refuse it: `cards_not_in_hand`, `not_a_combination`, `must_include_opening_card`, `wrong_size`, `does_not_beat`, `cannot_pass_on_lead`, `duplicate_cards`, `no_human_seat`, `invalid_seat`, `weak_password`, `invalid_username`, `unknown_player`, `invalid_invitee`, `rated_with_hints`, `idempotency_key_reused`, `webhook_url_refused`. */
+            /** @description The schema allows it; the rules refuse it: `cards_not_in_hand`, `not_a_combination`, `must_include_opening_card`, `wrong_size`, `does_not_beat`, `cannot_pass_on_lead`, `duplicate_cards`, `no_human_seat`, `invalid_seat`, `weak_password`, `invalid_username`, `unknown_player`, `invalid_invitee`, `rated_with_hints`, `idempotency_key_reused`, `webhook_url_refused`, `invalid_device`, `push_unavailable`, `push_endpoint_refused`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3345,7 +4359,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `not_a_participant`, `not_the_creator`, `permission_denied`, `webhook_scope_forbidden`. */
+            /** @description Not allowed: `wrong_password`, `not_a_participant`, `not_the_creator`, `permission_denied`, `webhook_scope_forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3363,7 +4377,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict with the game's current state: `not_your_turn`, `stale_seq`, `game_not_active`, `seat_taken`, `game_not_open`, `already_joined`, `username_taken`, `deal_in_progress`, `game_full`, `seat_resigned`, `hints_off`, `game_not_waiting`, `game_not_finished`, `already_invited`, `webhook_limit_reached`, `invitation_closed`. */
+            /** @description Conflict with the game's current state: `not_your_turn`, `stale_seq`, `game_not_active`, `seat_taken`, `game_not_open`, `already_joined`, `username_taken`, `guest_account`, `not_a_guest`, `deal_in_progress`, `game_full`, `seat_resigned`, `hints_off`, `game_not_waiting`, `game_not_finished`, `already_invited`, `webhook_limit_reached`, `device_limit_reached`, `invitation_closed`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3420,7 +4434,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `not_a_participant`, `not_the_creator`, `permission_denied`, `webhook_scope_forbidden`. */
+            /** @description Not allowed: `wrong_password`, `not_a_participant`, `not_the_creator`, `permission_denied`, `webhook_scope_forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3438,7 +4452,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict with the game's current state: `not_your_turn`, `stale_seq`, `game_not_active`, `seat_taken`, `game_not_open`, `already_joined`, `username_taken`, `deal_in_progress`, `game_full`, `seat_resigned`, `hints_off`, `game_not_waiting`, `game_not_finished`, `already_invited`, `webhook_limit_reached`, `invitation_closed`. */
+            /** @description Conflict with the game's current state: `not_your_turn`, `stale_seq`, `game_not_active`, `seat_taken`, `game_not_open`, `already_joined`, `username_taken`, `guest_account`, `not_a_guest`, `deal_in_progress`, `game_full`, `seat_resigned`, `hints_off`, `game_not_waiting`, `game_not_finished`, `already_invited`, `webhook_limit_reached`, `device_limit_reached`, `invitation_closed`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3611,7 +4625,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict with the game's current state: `not_your_turn`, `stale_seq`, `game_not_active`, `seat_taken`, `game_not_open`, `already_joined`, `username_taken`, `deal_in_progress`, `game_full`, `seat_resigned`, `hints_off`, `game_not_waiting`, `game_not_finished`, `already_invited`, `webhook_limit_reached`, `invitation_closed`. */
+            /** @description Conflict with the game's current state: `not_your_turn`, `stale_seq`, `game_not_active`, `seat_taken`, `game_not_open`, `already_joined`, `username_taken`, `guest_account`, `not_a_guest`, `deal_in_progress`, `game_full`, `seat_resigned`, `hints_off`, `game_not_waiting`, `game_not_finished`, `already_invited`, `webhook_limit_reached`, `device_limit_reached`, `invitation_closed`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3677,7 +4691,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict with the game's current state: `not_your_turn`, `stale_seq`, `game_not_active`, `seat_taken`, `game_not_open`, `already_joined`, `username_taken`, `deal_in_progress`, `game_full`, `seat_resigned`, `hints_off`, `game_not_waiting`, `game_not_finished`, `already_invited`, `webhook_limit_reached`, `invitation_closed`. */
+            /** @description Conflict with the game's current state: `not_your_turn`, `stale_seq`, `game_not_active`, `seat_taken`, `game_not_open`, `already_joined`, `username_taken`, `guest_account`, `not_a_guest`, `deal_in_progress`, `game_full`, `seat_resigned`, `hints_off`, `game_not_waiting`, `game_not_finished`, `already_invited`, `webhook_limit_reached`, `device_limit_reached`, `invitation_closed`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3888,7 +4902,243 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Player"];
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            /** @description Missing or bad token, or a wrong login: `not_authenticated`, `authentication_failed`, `invalid_credentials`, `invalid_ticket`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable or overloaded; retry after `Retry-After` seconds: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    players_me_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["MeDeleteRequest"];
+            };
+        };
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is not what the schema describes: `invalid_input`, `malformed_request`, `invalid_card`, `invalid_action`, `invalid_rules`, `invalid_seats`, `bad_request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or bad token, or a wrong login: `not_authenticated`, `authentication_failed`, `invalid_credentials`, `invalid_ticket`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `wrong_password`, `not_a_participant`, `not_the_creator`, `permission_denied`, `webhook_scope_forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (`details.retry_after` and `Retry-After` in seconds): `throttled`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable or overloaded; retry after `Retry-After` seconds: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    push_preferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Preferences"];
+                };
+            };
+            /** @description Missing or bad token, or a wrong login: `not_authenticated`, `authentication_failed`, `invalid_credentials`, `invalid_ticket`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable or overloaded; retry after `Retry-After` seconds: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    push_preferences_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PatchedPushPreferencesUpdateRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Preferences"];
+                };
+            };
+            /** @description The request is not what the schema describes: `invalid_input`, `malformed_request`, `invalid_card`, `invalid_action`, `invalid_rules`, `invalid_seats`, `bad_request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or bad token, or a wrong login: `not_authenticated`, `authentication_failed`, `invalid_credentials`, `invalid_ticket`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is too large: `payload_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (`details.retry_after` and `Retry-After` in seconds): `throttled`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable or overloaded; retry after `Retry-After` seconds: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    push_platforms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushPlatformsOutput"];
                 };
             };
             /** @description Missing or bad token, or a wrong login: `not_authenticated`, `authentication_failed`, `invalid_credentials`, `invalid_ticket`. */
@@ -4071,7 +5321,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `not_a_participant`, `not_the_creator`, `permission_denied`, `webhook_scope_forbidden`. */
+            /** @description Not allowed: `wrong_password`, `not_a_participant`, `not_the_creator`, `permission_denied`, `webhook_scope_forbidden`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4080,7 +5330,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict with the game's current state: `not_your_turn`, `stale_seq`, `game_not_active`, `seat_taken`, `game_not_open`, `already_joined`, `username_taken`, `deal_in_progress`, `game_full`, `seat_resigned`, `hints_off`, `game_not_waiting`, `game_not_finished`, `already_invited`, `webhook_limit_reached`, `invitation_closed`. */
+            /** @description Conflict with the game's current state: `not_your_turn`, `stale_seq`, `game_not_active`, `seat_taken`, `game_not_open`, `already_joined`, `username_taken`, `guest_account`, `not_a_guest`, `deal_in_progress`, `game_full`, `seat_resigned`, `hints_off`, `game_not_waiting`, `game_not_finished`, `already_invited`, `webhook_limit_reached`, `device_limit_reached`, `invitation_closed`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4107,7 +5357,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The schema allows it; the rules refuse it: `cards_not_in_hand`, `not_a_combination`, `must_include_opening_card`, `wrong_size`, `does_not_beat`, `cannot_pass_on_lead`, `duplicate_cards`, `no_human_seat`, `invalid_seat`, `weak_password`, `invalid_username`, `unknown_player`, `invalid_invitee`, `rated_with_hints`, `idempotency_key_reused`, `webhook_url_refused`. */
+            /** @description The schema allows it; the rules refuse it: `cards_not_in_hand`, `not_a_combination`, `must_include_opening_card`, `wrong_size`, `does_not_beat`, `cannot_pass_on_lead`, `duplicate_cards`, `no_human_seat`, `invalid_seat`, `weak_password`, `invalid_username`, `unknown_player`, `invalid_invitee`, `rated_with_hints`, `idempotency_key_reused`, `webhook_url_refused`, `invalid_device`, `push_unavailable`, `push_endpoint_refused`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4260,7 +5510,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The schema allows it; the rules refuse it: `cards_not_in_hand`, `not_a_combination`, `must_include_opening_card`, `wrong_size`, `does_not_beat`, `cannot_pass_on_lead`, `duplicate_cards`, `no_human_seat`, `invalid_seat`, `weak_password`, `invalid_username`, `unknown_player`, `invalid_invitee`, `rated_with_hints`, `idempotency_key_reused`, `webhook_url_refused`. */
+            /** @description The schema allows it; the rules refuse it: `cards_not_in_hand`, `not_a_combination`, `must_include_opening_card`, `wrong_size`, `does_not_beat`, `cannot_pass_on_lead`, `duplicate_cards`, `no_human_seat`, `invalid_seat`, `weak_password`, `invalid_username`, `unknown_player`, `invalid_invitee`, `rated_with_hints`, `idempotency_key_reused`, `webhook_url_refused`, `invalid_device`, `push_unavailable`, `push_endpoint_refused`. */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -51,6 +51,13 @@ const SENTENCES = {
   weak_password: (d) =>
     `That password is too weak${d.reasons?.length ? `: ${d.reasons.join(" ")}` : "."}`,
   invalid_username: "Usernames are letters, digits and @ . + - _ of one script.",
+  wrong_password: "That password is not right.",
+  guest_account: "A guest account has no password yet: choose a name and password to keep it.",
+  not_a_guest: "This account already has a name and password.",
+  invalid_device: "This device could not be registered for notifications.",
+  push_unavailable: "This server does not send notifications to this kind of device.",
+  push_endpoint_refused: "This browser's notification service is not one the server sends to.",
+  device_limit_reached: "You have notifications on as many devices as allowed: remove one first.",
   idempotency_key_reused: "That request was already sent with different content.",
   throttled: (d) => `Too many attempts. Try again in ${d.retry_after ?? "a few"} seconds.`,
   payload_too_large: "That is too large to send.",
