@@ -251,6 +251,8 @@ class PushPreferencesApi(APIView):
     @extend_schema(
         operation_id="push_preferences",
         summary="Your push preferences",
+        description="Which pushed event types are on (all are until you turn one off) and "
+        "which games are muted (nothing of them is pushed to you).",
         responses={200: PreferencesSerializer, **error_responses(401, 503)},
     )
     def get(self, request):

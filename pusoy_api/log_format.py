@@ -43,5 +43,11 @@ def logging_config(*, log_format: str, level: str) -> dict[str, Any]:
             }
         },
         "root": {"handlers": ["console"], "level": level},
-        "loggers": {"django.db.backends": {"level": "WARNING"}},
+        # The HTTP/2 stack logs every header at DEBUG, and an APNs request's path holds
+        # the device token; httpx logs whole URLs at INFO: none of it belongs in our logs
+        # whatever LOG_LEVEL says (the push providers log status and reason themselves).
+        "loggers": {
+            "django.db.backends": {"level": "WARNING"},
+            **{name: {"level": "WARNING"} for name in ("hpack", "h2", "httpcore", "httpx")},
+        },
     }

@@ -28,7 +28,8 @@ pytestmark = pytest.mark.faults
 
 PAGES = ["/", "/admin/login/", "/api/docs/", "/api/redoc/"]
 BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
-ASSET = re.compile(r"""(?:src|href)="(/static/[^"]+)\"""")
+# Static files, and ReDoc's bundle (served by a view, pusoy_api/redoc_bundle.py).
+ASSET = re.compile(r"""(?:src|href)="(/(?:static|api/redoc-dist)/[^"]+)\"""")
 
 
 class ServeScript:

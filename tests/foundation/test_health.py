@@ -29,6 +29,8 @@ def test_healthy_in_process_mode(client, settings, path):
     assert response.json() == {
         "status": "ok",
         "checks": {"database": "ok", "broker": "in-process", "cache": "local"},
+        # The test settings hold a VAPID key and no APNs or FCM credentials.
+        "push": {"platforms": ["webpush"]},
     }
 
 

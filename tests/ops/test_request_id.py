@@ -226,3 +226,16 @@ def test_an_async_view_logs_with_the_id(monkeypatch, caplog):
     traced_records = [r for r in caplog.records if r.name == "tests.trace"]
     assert traced_records
     assert {r.request_id for r in traced_records} == {"async-1"}
+
+
+def test_the_http2_stack_never_logs_headers_even_at_debug(settings):
+    # An APNs request's path holds the device token, and hpack logs every header at DEBUG.
+    previous = logging.root.manager.loggerDict.copy()
+    logging.config.dictConfig(logging_config(log_format="plain", level="DEBUG"))
+    try:
+        for name in ("hpack", "h2", "httpcore", "httpx"):
+            assert not logging.getLogger(name).isEnabledFor(logging.INFO), name
+        assert logging.getLogger("pusoy_api").isEnabledFor(logging.DEBUG)
+    finally:
+        logging.config.dictConfig(settings.LOGGING)
+        assert set(previous) <= set(logging.root.manager.loggerDict)
