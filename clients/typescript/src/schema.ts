@@ -727,7 +727,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Your push preferences */
+        /**
+         * Your push preferences
+         * @description Which pushed event types are on (all are until you turn one off) and which games are muted (nothing of them is pushed to you).
+         */
         get: operations["push_preferences"];
         put?: never;
         post?: never;
