@@ -1,5 +1,5 @@
 """Waiting for moves: what `GET games/{id}/moves?since=SEQ&wait=SECONDS` waits on
-(see docs/long-polling.md). The view (`games.apis.MovesApi`, an async DRF view) reads and
+(see docs/long-polling.md). The view (`games.apis.play.MovesApi`, an async DRF view) reads and
 renders; this module only decides when to read again.
 
 A waiting request holds no database connection and runs no thread (Django still parks an

@@ -204,7 +204,7 @@ def test_an_async_view_logs_with_the_id(monkeypatch, caplog):
     from asgiref.sync import async_to_sync
     from django.test import AsyncClient
 
-    from games import apis
+    from games.apis import play as apis
     from players.services import token_issue
 
     game_id, clients = start_human_game(4)
