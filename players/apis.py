@@ -1,5 +1,6 @@
 """Player endpoints: register, token, logout, profiles (and deleting your own), the
-leaderboard. Thin: one service each. (Guests, sessions and passwords: account_apis.)"""
+leaderboard. Thin: one service each. (Guests, sessions and passwords: account_apis;
+ratings and their history: the ratings app.)"""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ from django.contrib.auth.password_validation import (
     get_default_password_validators,
     password_validators_help_texts,
 )
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.generics import GenericAPIView
@@ -21,8 +21,7 @@ from pusoy_api.domain_errors import DomainError, ErrorCode
 from pusoy_api.fields import QuerySerializer, StrictCharField
 from pusoy_api.openapi import error_responses
 from pusoy_api.pagination import StrictLimitOffsetPagination
-from ratings.selectors import RatingView, rating_history, rating_of
-from ratings.system import Skill
+from ratings.serializers import PlayerRatingField
 
 from . import deletion, selectors, services
 from .throttles import AccountRateThrottle, AuthRateThrottle
@@ -81,38 +80,6 @@ USERNAME_HELP = (
     "compatibility form are the same name; letters of different scripts may not be "
     "mixed (docs/api.md)."
 )
-
-
-class RatingSerializer(serializers.Serializer):
-    """A rating (openskill Plackett-Luce): `display` = mu - 3 sigma, the conservative
-    estimate leaderboards order by (0 for a newcomer)."""
-
-    mu = serializers.FloatField()
-    sigma = serializers.FloatField()
-    display = serializers.FloatField()
-    games = serializers.IntegerField(help_text="Rated deals played.")
-
-    def to_representation(self, instance: RatingView) -> dict[str, Any]:
-        skill = instance.skill
-        return {
-            "mu": round(skill.mu, 4),
-            "sigma": round(skill.sigma, 4),
-            "display": skill.display,
-            "games": instance.deals,
-        }
-
-
-@extend_schema_field(RatingSerializer)
-class PlayerRatingField(serializers.Field):
-    """The player's rating read through the one-to-one row (absent: never rated)."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(source="*", read_only=True, **kwargs)
-
-    def to_representation(self, player: Any) -> dict[str, Any]:
-        # A player never rated has no row (the reverse accessor raises AttributeError).
-        row = getattr(player, "rating", None)
-        return RatingSerializer(rating_of(row)).data
 
 
 class PlayerSerializer(serializers.Serializer):
@@ -308,42 +275,3 @@ class LeaderboardApi(GenericAPIView):
         players = selectors.leaderboard(order=filters.validated_data["order"])
         page = self.paginate_queryset(players)
         return self.get_paginated_response(PlayerSerializer(page, many=True).data)
-
-
-class RatingChangeSerializer(serializers.Serializer):
-    """One rated deal's effect on a player's rating."""
-
-    game = serializers.UUIDField(source="game_id")
-    deal = serializers.IntegerField(source="deal_number")
-    place = serializers.IntegerField(help_text="1 = went out first.")
-    mu = serializers.FloatField()
-    sigma = serializers.FloatField()
-    display = serializers.SerializerMethodField()
-    change = serializers.SerializerMethodField(help_text="`display` after minus before.")
-    created_at = serializers.DateTimeField()
-
-    @extend_schema_field(OpenApiTypes.DOUBLE)
-    def get_display(self, change: Any) -> float:
-        return Skill(mu=change.mu, sigma=change.sigma).display
-
-    @extend_schema_field(OpenApiTypes.DOUBLE)
-    def get_change(self, change: Any) -> float:
-        before = Skill(mu=change.mu_before, sigma=change.sigma_before).display
-        return round(Skill(mu=change.mu, sigma=change.sigma).display - before, 2)
-
-
-class PlayerRatingsApi(GenericAPIView):
-    pagination_class = StrictLimitOffsetPagination
-
-    @extend_schema(
-        operation_id="players_ratings",
-        summary="A player's rating history",
-        description="Every rated deal's change to the player's rating, newest first.",
-        responses={200: RatingChangeSerializer(many=True), **error_responses(400, 401, 404, 503)},
-    )
-    def get(self, request, player_id):
-        player = selectors.player_get(player_id=player_id)
-        if player is None:
-            raise DomainError(ErrorCode.NOT_FOUND, "No such player.")
-        page = self.paginate_queryset(rating_history(player_id=player.pk))
-        return self.get_paginated_response(RatingChangeSerializer(page, many=True).data)

@@ -18,8 +18,5 @@ urlpatterns = [
     path("auth/logout-others", account_apis.LogoutOthersApi.as_view(), name="auth-logout-others"),
     path("players/me", apis.MeApi.as_view(), name="players-me"),
     path("players/<uuid:player_id>", apis.PlayerDetailApi.as_view(), name="players-detail"),
-    path(
-        "players/<uuid:player_id>/ratings", apis.PlayerRatingsApi.as_view(), name="players-ratings"
-    ),
     path("leaderboard", apis.LeaderboardApi.as_view(), name="leaderboard"),
 ]

@@ -1,17 +1,21 @@
-"""Rating endpoints that are not a player's: the AI levels and their ratings."""
+"""Rating endpoints: the AI levels and their ratings, and a player's rating history."""
 
 from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
+from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.models import AI_LEVEL_CHOICES
-from players.apis import RatingSerializer
+from players import selectors as players
 from pusoy.ai import LEVELS
+from pusoy_api.domain_errors import DomainError, ErrorCode
 from pusoy_api.openapi import error_responses
-from ratings.selectors import bot_ratings
+from pusoy_api.pagination import StrictLimitOffsetPagination
+from ratings.selectors import bot_ratings, rating_history
+from ratings.serializers import RatingChangeSerializer, RatingSerializer
 
 
 class AiLevelSerializer(serializers.Serializer):
@@ -34,3 +38,20 @@ class AiLevelsApi(APIView):
         ratings = bot_ratings(LEVELS)
         rows = [{"level": level, "rating": ratings[level]} for level in LEVELS]
         return Response(AiLevelSerializer(rows, many=True).data)
+
+
+class PlayerRatingsApi(GenericAPIView):
+    pagination_class = StrictLimitOffsetPagination
+
+    @extend_schema(
+        operation_id="players_ratings",
+        summary="A player's rating history",
+        description="Every rated deal's change to the player's rating, newest first.",
+        responses={200: RatingChangeSerializer(many=True), **error_responses(400, 401, 404, 503)},
+    )
+    def get(self, request, player_id):
+        player = players.player_get(player_id=player_id)
+        if player is None:
+            raise DomainError(ErrorCode.NOT_FOUND, "No such player.")
+        page = self.paginate_queryset(rating_history(player_id=player.pk))
+        return self.get_paginated_response(RatingChangeSerializer(page, many=True).data)
