@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from celery import Task
 from django.db import transaction
 
 from pusoy_api.task_queue import BROKER_ERRORS, enqueue
@@ -16,8 +15,9 @@ from pusoy_api.task_queue import BROKER_ERRORS, enqueue
 __all__ = ["BROKER_ERRORS", "enqueue", "enqueue_on_commit"]
 
 
-def enqueue_on_commit(task: Task, *args: Any) -> None:
-    """Queue `task(*args)` once the current transaction commits (at once outside one)."""
+def enqueue_on_commit(name: str, *args: Any) -> None:
+    """Queue the task `name` with `args` once the current transaction commits (at once
+    outside one)."""
     # `enqueue` is looked up at commit time, so tests can record what is queued
     # (tests/games/conftest.py).
-    transaction.on_commit(lambda: enqueue(task, *args))
+    transaction.on_commit(lambda: enqueue(name, *args))

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from games import services
+from games.services import invitations, retention
 from pusoy_api.transient import TRANSIENT
 
 
@@ -27,8 +29,6 @@ def ping(payload: str = "pong") -> str:
 )
 def ai_move(game_id: str, deal_number: int, seq: int) -> bool:
     """Play the AI seat whose turn follows move `seq` of the deal."""
-    from games import services
-
     return services.ai_turn_play(game_id=game_id, deal_number=deal_number, expected_seq=seq)
 
 
@@ -41,8 +41,6 @@ def ai_move(game_id: str, deal_number: int, seq: int) -> bool:
 def sweep_turns() -> dict[str, int]:
     """Periodic (celery beat): re-queue AI turns that have waited too long (a lost
     message, a killed worker) and play for humans whose move deadline has passed."""
-    from games import services
-
     return services.turns_sweep()
 
 
@@ -50,8 +48,6 @@ def sweep_turns() -> dict[str, int]:
 def purge_idempotency_keys() -> int:
     """Periodic (celery beat): delete stored `Idempotency-Key` answers past their
     lifetime. How many went."""
-    from games.services import retention
-
     return retention.idempotency_keys_purge()
 
 
@@ -59,8 +55,6 @@ def purge_idempotency_keys() -> int:
 def expire_invitations() -> int:
     """Periodic (celery beat): pending invitations past their time become expired (their
     seats were free for others from that moment already)."""
-    from games.services import invitations
-
     return invitations.invitations_expire()
 
 
@@ -68,6 +62,4 @@ def expire_invitations() -> int:
 def warn_deadlines() -> int:
     """Periodic (celery beat): tell each human whose turn times out soon (`deadline_soon`,
     once per turn)."""
-    from games import services
-
     return services.deadline_warnings_send()

@@ -268,22 +268,18 @@ def _queue_on_commit(pending: list[tuple[int, int]]) -> None:
     their number (the committing request pays for one publish)."""
     if not pending:
         return
-    from push import tasks
-
     if len(pending) == 1:
-        task_queue.enqueue_on_commit(tasks.send, *pending[0])
+        task_queue.enqueue_on_commit("push.send", *pending[0])
     elif len(pending) <= BATCH:
-        task_queue.enqueue_on_commit(tasks.send_many, pending)
+        task_queue.enqueue_on_commit("push.send_many", pending)
     else:
-        task_queue.enqueue_on_commit(tasks.fan_out, pending)
+        task_queue.enqueue_on_commit("push.fan_out", pending)
 
 
 def queue_batches(pending: list[tuple[int, int]]) -> None:
     """Queue the sends in batches of BATCH, one task each."""
-    from push import tasks
-
     for start in range(0, len(pending), BATCH):
-        task_queue.enqueue(tasks.send_many, pending[start : start + BATCH])
+        task_queue.enqueue("push.send_many", pending[start : start + BATCH])
 
 
 # --- Sending ----------------------------------------------------------------------------
@@ -379,9 +375,7 @@ def _record(row: Outbox, device: Device, attempt: int, result: SendResult) -> st
             **fields,
         )
         if by_countdown:
-            from push import tasks
-
-            task_queue.enqueue(tasks.send, row.pk, attempt + 1, delay=delay)
+            task_queue.enqueue("push.send", row.pk, attempt + 1, delay=delay)
         return "retrying"
     Outbox.objects.filter(pk=row.pk).update(
         state=OutboxState.FAILED, next_attempt_at=None, **fields

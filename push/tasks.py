@@ -5,9 +5,9 @@ and call a service."""
 from __future__ import annotations
 
 from celery import shared_task
-from django.db import InterfaceError, OperationalError
 
-TRANSIENT = (OperationalError, InterfaceError)
+from push import services
+from pusoy_api.transient import TRANSIENT
 
 
 @shared_task(
@@ -19,8 +19,6 @@ TRANSIENT = (OperationalError, InterfaceError)
 )
 def send(outbox_id: int, attempt: int) -> str:
     """Make attempt `attempt` of one push (nothing if it was made already)."""
-    from push import services
-
     return services.push_send(outbox_id=outbox_id, attempt=attempt)
 
 
@@ -34,8 +32,6 @@ def send(outbox_id: int, attempt: int) -> str:
 def send_many(pending: list[list[int]]) -> int:
     """Make each (outbox id, attempt) in turn: a batch costs the broker one message, not
     one per push (a retried batch redoes nothing already made: each attempt is claimed)."""
-    from push import services
-
     for outbox_id, attempt in pending:
         services.push_send(outbox_id=outbox_id, attempt=attempt)
     return len(pending)
@@ -45,8 +41,6 @@ def send_many(pending: list[list[int]]) -> int:
 def fan_out(pending: list[list[int]]) -> int:
     """Split a commit's pushes into batches, one task each, so every push worker process
     takes a share: they leave the web process as this one message."""
-    from push import services
-
     services.queue_batches([(outbox_id, attempt) for outbox_id, attempt in pending])
     return len(pending)
 
@@ -54,14 +48,10 @@ def fan_out(pending: list[list[int]]) -> int:
 @shared_task(name="push.send_due", autoretry_for=TRANSIENT, max_retries=3)
 def send_due() -> int:
     """Periodic (celery beat): queue retries that are due and sends whose task was lost."""
-    from push import services
-
     return services.outbox_due_queue()
 
 
 @shared_task(name="push.purge", autoretry_for=TRANSIENT, max_retries=3)
 def purge() -> int:
     """Periodic (celery beat): delete finished outbox rows past PUSH_RETENTION_DAYS."""
-    from push import services
-
     return services.outbox_purge()

@@ -23,7 +23,7 @@ import logging
 import threading
 from typing import Any
 
-from celery import Task
+from celery import Task, current_app
 from django.conf import settings
 from django.db import transaction
 from kombu.exceptions import ConnectionError as BrokerConnectionError
@@ -48,9 +48,22 @@ def countdown_max() -> float:
     return min(60.0, visibility / 2)
 
 
-def enqueue(task: Task, *args: Any, delay: float = 0.0) -> bool:
-    """Queue `task(*args)`, after `delay` seconds; False (logged) when it was not queued:
-    the broker could not take it, or it is delayed and nothing in this process runs it."""
+def task_named(name: str) -> Task:
+    """The registered task of that name. Callers queue by name, so a service never
+    imports a task module (tasks import services; the name breaks the circle)."""
+    tasks = current_app.tasks
+    if name not in tasks:
+        # A web process imports the apps' task modules only when asked: this is the
+        # autodiscovery a worker does at start (pusoy_api/celery.py), done once.
+        current_app.loader.import_default_modules()
+    return tasks[name]
+
+
+def enqueue(name: str, *args: Any, delay: float = 0.0) -> bool:
+    """Queue the task `name` with `args`, after `delay` seconds; False (logged) when it
+    was not queued: the broker could not take it, or it is delayed and nothing in this
+    process runs it."""
+    task = task_named(name)
     if task.app.conf.task_always_eager:
         runner = embedded.runner()
         if runner is None:
@@ -81,6 +94,7 @@ def enqueue(task: Task, *args: Any, delay: float = 0.0) -> bool:
     return True
 
 
-def enqueue_on_commit(task: Task, *args: Any) -> None:
-    """Queue `task(*args)` once the current transaction commits (at once outside one)."""
-    transaction.on_commit(lambda: enqueue(task, *args))
+def enqueue_on_commit(name: str, *args: Any) -> None:
+    """Queue the task `name` with `args` once the current transaction commits (at once
+    outside one)."""
+    transaction.on_commit(lambda: enqueue(name, *args))

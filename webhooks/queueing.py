@@ -18,9 +18,7 @@ __all__ = ["BROKER_ERRORS", "countdown_max", "queue_deliveries", "queue_deliveri
 
 def queue_delivery(message_id: int, attempt: int, *, delay: float = 0.0) -> bool:
     """Queue attempt `attempt` of message `message_id`; False when it was not queued."""
-    from webhooks.tasks import deliver
-
-    return task_queue.enqueue(deliver, message_id, attempt, delay=delay)
+    return task_queue.enqueue("webhooks.deliver", message_id, attempt, delay=delay)
 
 
 def queue_deliveries(pending: list[tuple[int, int]]) -> None:
@@ -43,10 +41,9 @@ def queue_deliveries_on_commit(messages: Iterable[tuple[int, int]]) -> None:
 
 
 def _queue_fan_out(pending: list[tuple[int, int]]) -> None:
-    from webhooks.tasks import fan_out
-
-    if fan_out.app.conf.task_always_eager and task_queue.embedded.runner() is None:
+    eager = task_queue.task_named("webhooks.fan_out").app.conf.task_always_eager
+    if eager and task_queue.embedded.runner() is None:
         # Run here, one task after the other, as a worker's fan-out would queue them.
         queue_deliveries(pending)
         return
-    task_queue.enqueue(fan_out, pending)
+    task_queue.enqueue("webhooks.fan_out", pending)

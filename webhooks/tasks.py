@@ -6,6 +6,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from pusoy_api.transient import TRANSIENT
+from webhooks import queueing, services
 
 
 @shared_task(
@@ -17,8 +18,6 @@ from pusoy_api.transient import TRANSIENT
 )
 def deliver(message_id: int, attempt: int) -> str:
     """Make attempt `attempt` of one message (nothing if it was made already)."""
-    from webhooks import services
-
     return services.message_deliver(message_id=message_id, attempt=attempt)
 
 
@@ -26,8 +25,6 @@ def deliver(message_id: int, attempt: int) -> str:
 def fan_out(pending: list[list[int]]) -> int:
     """Queue one delivery task per (message id, attempt): the events of one commit leave
     the web process as this one message."""
-    from webhooks import queueing
-
     queueing.queue_deliveries([(message_id, attempt) for message_id, attempt in pending])
     return len(pending)
 
@@ -35,8 +32,6 @@ def fan_out(pending: list[list[int]]) -> int:
 @shared_task(name="webhooks.deliver_due", autoretry_for=TRANSIENT, max_retries=3)
 def deliver_due() -> int:
     """Periodic (celery beat): queue retries that are due and deliveries whose task was lost."""
-    from webhooks import services
-
     return services.messages_due_queue()
 
 
@@ -44,6 +39,4 @@ def deliver_due() -> int:
 def purge_deliveries() -> int:
     """Periodic (celery beat): delete delivery log rows and finished outbox rows past
     WEBHOOK_LOG_RETENTION_DAYS. How many went."""
-    from webhooks import services
-
     return services.deliveries_purge()

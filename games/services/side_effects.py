@@ -22,6 +22,4 @@ def queue_ai_turn_on_commit(game: Game, deal: Deal) -> None:
     seat = next(s for s in game.seats.all() if s.position == deal.turn)
     if seat.acting_ai_level is None:
         return
-    from games.tasks import ai_move  # tasks call services: import at use, not at load
-
-    enqueue_on_commit(ai_move, str(game.pk), deal.number, deal.seq)
+    enqueue_on_commit("games.ai_move", str(game.pk), deal.number, deal.seq)

@@ -102,8 +102,6 @@ def timeout_turn_play(*, game_id: str | uuid.UUID, deal_number: int, expected_se
 def turns_sweep(*, now: dt.datetime | None = None) -> dict[str, int]:
     """Find turns that waited too long. AI turns are re-queued (the task is idempotent,
     so a turn that was only slow is not played twice); expired human turns are played."""
-    from games.tasks import ai_move
-
     now = now or timezone.now()
     stalled_before = now - dt.timedelta(seconds=settings.AI_STALL_SECONDS)
     open_turns = Deal.objects.filter(
@@ -121,7 +119,7 @@ def turns_sweep(*, now: dt.datetime | None = None) -> dict[str, int]:
         .iterator()
     ):
         # A broker hiccup skips this game (logged); the next sweep tries it again.
-        requeued += enqueue(ai_move, str(game_id), number, seq)
+        requeued += enqueue("games.ai_move", str(game_id), number, seq)
     timed_out = 0
     expired = (
         open_turns.filter(~Exists(ai_seat), game__turn_timeout__isnull=False)

@@ -11,8 +11,8 @@ def enqueued(monkeypatch):
     queued once a transaction commits (games.dispatch) and those the sweep queues."""
     queued: list[tuple[str, tuple]] = []
 
-    def record(task, *args) -> bool:
-        queued.append((task.name, args))
+    def record(name, *args) -> bool:
+        queued.append((name, args))
         return True
 
     monkeypatch.setattr("games.dispatch.enqueue", record)
