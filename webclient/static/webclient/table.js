@@ -75,10 +75,16 @@ export function tableScreen(ctx, gameId, inviteCode) {
   async function load() {
     if (stopped) return;
     try {
-      [game, state] = await Promise.all([
-        api.games_retrieve({ game_id: gameId }),
-        api.games_state({ game_id: gameId }),
-      ]);
+      // Two reads, so a write can fall between them (the last resignation abandons the
+      // game after the game was read and before the state was): the page shows the
+      // game's status and waits by the state's, so read again until they agree.
+      for (let tries = 0; ; tries += 1) {
+        [game, state] = await Promise.all([
+          api.games_retrieve({ game_id: gameId }),
+          api.games_state({ game_id: gameId }),
+        ]);
+        if (game.status === state.status || tries >= 3) break;
+      }
       if (state.deal && state.deal.number !== log.deal) {
         const history = await api.games_moves_list({ game_id: gameId });
         log = { deal: history.deal, moves: history.moves };
