@@ -35,6 +35,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -56,6 +57,32 @@ def scalar(conn: psycopg.Connection[Any], sql: str, params: list[Any] | None = N
     if row is None:
         raise RuntimeError(f"no row from {sql!r}")
     return row[0]
+
+
+@contextlib.contextmanager
+def celery_worker(
+    queue: str, env: dict[str, str], log_path: Path, concurrency: int
+) -> Iterator[None]:
+    """A `celery worker` process on `queue` (its own process group), stopped on exit."""
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "pusoy_api", "worker", "-Q", queue,
+             "--concurrency", str(concurrency), "--loglevel", "WARNING", "--without-gossip",
+             "--without-mingle", "--without-heartbeat", "-n", f"{queue}@%h"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+        try:
+            time.sleep(4)
+            if proc.poll() is not None:
+                raise RuntimeError(f"celery worker exited; see {log.name}")
+            yield
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
 
 
 def pct(values: list[float], q: float) -> float:

@@ -20,11 +20,9 @@ from __future__ import annotations
 
 import argparse
 import base64
-import contextlib
 import os
 import random
 import secrets
-import signal
 import subprocess
 import sys
 import tempfile
@@ -37,7 +35,7 @@ from pathlib import Path
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from benchmarks.api import PG, ROOT, Http, Server, admin, machine, pct, register
+from benchmarks.api import PG, ROOT, Http, Server, admin, celery_worker, machine, pct, register
 
 DB = "pusoy_bench_push"
 BROKER = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/13")
@@ -100,29 +98,6 @@ class PushService:
                 if left <= 0:
                     raise RuntimeError(f"{count - len(self.arrivals)} pushes missing")
                 self.cond.wait(left)
-
-
-@contextlib.contextmanager
-def push_worker(env: dict[str, str], logdir: Path, concurrency: int):
-    with open(logdir / "push-worker.log", "wb") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "pusoy_api", "worker", "-Q", QUEUE,
-             "--concurrency", str(concurrency), "--loglevel", "WARNING", "--without-gossip",
-             "--without-mingle", "--without-heartbeat", "-n", f"{QUEUE}@%h"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-        )  # fmt: skip
-        try:
-            time.sleep(4)
-            if proc.poll() is not None:
-                raise RuntimeError(f"celery worker exited; see {log.name}")
-            yield
-        finally:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(20)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
 
 
 def new_game(players: list[Http]) -> str:
@@ -221,7 +196,7 @@ def run(
     print(f"\n{len(owners)} devices registered over HTTP in {took:.1f} s")
 
     rng = random.Random(7)
-    with push_worker(worker_env, logs, args.concurrency):
+    with celery_worker(QUEUE, worker_env, logs / "push-worker.log", args.concurrency):
         quick_game = new_game(quick)
         # Warm-up: the worker's first tasks import, connect and open the keep-alive.
         service.wait(1, timeout=60)

@@ -15,9 +15,7 @@ Numbers only; nothing here asserts a time.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
-import signal
 import subprocess
 import sys
 import tempfile
@@ -27,7 +25,7 @@ import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from benchmarks.api import PG, ROOT, admin, machine, pct
+from benchmarks.api import PG, ROOT, admin, celery_worker, machine, pct
 
 DB = "pusoy_bench_webhooks"
 BROKER = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/14")
@@ -86,30 +84,6 @@ class Receiver:
                 self.cond.wait(left)
 
 
-@contextlib.contextmanager
-def worker(logdir: Path, concurrency: int):
-    with open(logdir / "worker.log", "wb") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "pusoy_api", "worker", "-Q", QUEUE,
-             "--concurrency", str(concurrency), "--loglevel", "WARNING", "--without-gossip",
-             "--without-mingle", "--without-heartbeat", "-n", f"{QUEUE}@%h"],
-            cwd=ROOT, env={**os.environ, **ENV}, stdout=log, stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )  # fmt: skip
-        try:
-            time.sleep(4)
-            if proc.poll() is not None:
-                raise RuntimeError(f"celery worker exited; see {log.name}")
-            yield
-        finally:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(20)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=200, help="events timed one by one")
@@ -149,7 +123,7 @@ def main() -> None:
         }
 
     try:
-        with worker(logdir, args.concurrency):
+        with celery_worker(QUEUE, {**os.environ, **ENV}, logdir / "worker.log", args.concurrency):
             # Warm-up: the worker's first task imports and connects.
             with transaction.atomic():
                 warm = [event() for _ in range(10)]
