@@ -105,18 +105,25 @@ def axe_violations(page: Page) -> list[str]:
     ]
 
 
+# Controls whose size is not between these (px) on screen: too small to tap, or stretched
+# by a layout (a button as tall as the panel beside it).
+CONTROLS_JS = """([min, max]) => [...document.querySelectorAll('button, a.button, select, '
+        + 'input:not([type=checkbox]):not([type=range]):not([type=hidden])')]
+    .filter(el => el.offsetParent !== null || getComputedStyle(el).position === 'fixed')
+    .map(el => [el, el.getBoundingClientRect()])
+    .filter(([el, r]) => r.width > 0 && (r.width < min || r.height < min || r.height > max))
+    .map(([el, r]) => `${el.tagName.toLowerCase()}#${el.id}.${el.className}`
+         + ` "${(el.textContent || el.name || '').trim().slice(0, 20)}"`
+         + ` ${Math.round(r.width)}x${Math.round(r.height)}`)"""
+STRETCHED = 120
+
+
 def small_tap_targets(page: Page) -> list[str]:
-    return page.evaluate(
-        """(min) => [...document.querySelectorAll('button, a.button, select, '
-                + 'input:not([type=checkbox]):not([type=range]):not([type=hidden])')]
-            .filter(el => el.offsetParent !== null || getComputedStyle(el).position === 'fixed')
-            .map(el => [el, el.getBoundingClientRect()])
-            .filter(([el, r]) => r.width > 0 && (r.width < min || r.height < min))
-            .map(([el, r]) => `${el.tagName.toLowerCase()}#${el.id}.${el.className}`
-                 + ` "${(el.textContent || el.name || '').trim().slice(0, 20)}"`
-                 + ` ${Math.round(r.width)}x${Math.round(r.height)}`)""",
-        TAP,
-    )
+    return page.evaluate(CONTROLS_JS, [TAP, 10_000])
+
+
+def stretched_controls(page: Page) -> list[str]:
+    return page.evaluate(CONTROLS_JS, [0, STRETCHED])
 
 
 def outside_first_screen(page: Page) -> list[str]:
@@ -146,6 +153,7 @@ def look(page: Page, *, allow: tuple[str, ...] = (), sizes=None, axe: bool = Tru
         where = f"{size['width']}x{size['height']} {page.url.split('#')[-1] or '/'}"
         text = visible_text(page)
         failures += [f"{where}: text shows {m.group(0)!r}" for m in BROKEN_TEXT.finditer(text)]
+        failures += [f"{where}: stretched control {c}" for c in stretched_controls(page)]
         if size is not DESKTOP:
             failures += [f"{where}: small tap target {t}" for t in small_tap_targets(page)]
             if page.locator("#turn.mine").count():
