@@ -43,7 +43,7 @@ MAX_CANDIDATES: Final = 14
 # A candidate is dropped when its mean is this many standard errors below the best's.
 # A high bar, because the first few worlds of a long-tailed reward misjudge the spread.
 ELIMINATE_Z: Final = 4.0
-# Rollouts per second of one idle core (``benchmarks.ai``): a time budget in rollouts,
+# Rollouts per second of one idle core (``benchmarks.speed.ai``): a time budget in rollouts,
 # for ``SHARP_READING_FROM``; the compiled search (``pusoy.compiled``) runs more.
 ROLLOUTS_PER_SECOND: Final = 10_000 if compiled.STATUS == "compiled" else 3500
 # No candidate is dropped before this many worlds have been played.

@@ -43,7 +43,7 @@ DEUCES: Final = 15 << (4 * DEUCE_RANK)
 KEEP_DEUCES_ABOVE: Final = 6
 # Playing for points: shed when an opponent holds at most SHED_WHEN_OPPONENT_AT[scoring]
 # cards while this hand still needs SHED_WHEN_PLAYS_LEFT beatable plays or more. Tuned
-# against the heuristic of before (benchmarks.ai_points; docs/ai.md has the sweep): under
+# against the heuristic of before (benchmarks.strength.ai_points; docs/ai.md has the sweep): under
 # the tiered scoring, where 10 cards or more cost double, shedding pays from the start.
 SHED_WHEN_OPPONENT_AT = {"cards-left": 8, "cards-left-tiered": 13}
 SHED_WHEN_PLAYS_LEFT: Final = 5

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.ai_points import (
+from benchmarks.strength.ai_points import (
     DealLog,
     code_fingerprint,
     format_comparison,
@@ -238,12 +238,12 @@ def _stdout(*command: str) -> str:
 
 def test_ai_points_logs_a_run_and_reports_the_log(tmp_path: Path) -> None:
     run = _stdout(
-        "-m", "benchmarks.ai_points", "--only", "heuristic-deuces-double",
+        "-m", "benchmarks.strength.ai_points", "--only", "heuristic-deuces-double",
         "--heuristic-deals", "8", "--workers", "1", "--log", str(tmp_path),
     )  # fmt: skip
     log = tmp_path / "heuristic-deuces-double.jsonl"
     assert len(log.read_text().splitlines()) == 1 + 8
-    report = _stdout("-m", "benchmarks.ai_points", "--summarize", str(log))
+    report = _stdout("-m", "benchmarks.strength.ai_points", "--summarize", str(log))
     assert "8 deals logged" in report
 
     def table(text: str) -> list[str]:
@@ -251,7 +251,7 @@ def test_ai_points_logs_a_run_and_reports_the_log(tmp_path: Path) -> None:
 
     assert table(report) == table(run)
     assert len(table(run)) == 4  # each level's results and its move times
-    same = _stdout("-m", "benchmarks.ai_points", "--compare", str(log), str(log))
+    same = _stdout("-m", "benchmarks.strength.ai_points", "--compare", str(log), str(log))
     assert "heuristic: 8 deals, deals won +0.0 points [+0.0, +0.0], payment/seat +0.000" in same
 
 
@@ -259,14 +259,14 @@ def test_a_stopped_run_resumed_plays_the_deals_the_whole_run_would_have(tmp_path
     whole_dir, part_dir = tmp_path / "whole", tmp_path / "part"
     for directory in (whole_dir, part_dir):
         _stdout(
-            "-m", "benchmarks.ai_points", "--only", "heuristic-cards-left",
+            "-m", "benchmarks.strength.ai_points", "--only", "heuristic-cards-left",
             "--heuristic-deals", "9", "--workers", "1", "--log", str(directory),
         )  # fmt: skip
     whole, part = whole_dir / "heuristic-cards-left.jsonl", part_dir / "heuristic-cards-left.jsonl"
     # Stopped after 4 deals, in the middle of writing the fifth.
     lines = part.read_text().splitlines()
     part.write_text("\n".join(lines[:5]) + "\n" + lines[5][:30])
-    report = _stdout("-m", "benchmarks.ai_points", "--resume", str(part), "--workers", "2")
+    report = _stdout("-m", "benchmarks.strength.ai_points", "--resume", str(part), "--workers", "2")
     assert "resumed after 4 deals (9 now)" in report
 
     def deals(path: Path) -> list[dict[str, object]]:
@@ -344,7 +344,7 @@ def test_seats_name_budgets_and_importable_bots() -> None:
     """``expert@ms`` gives one seat its own budget; ``module:function`` seats a bot that is
     not a level (the frozen heuristic of the points benchmark). Each level is reported
     under its own name, and a copy of the heuristic plays exactly as the heuristic."""
-    frozen = "benchmarks.frozen.heuristic_2026_11:heuristic_move"
+    frozen = "benchmarks.strength.frozen.heuristic_2026_11:heuristic_move"
     report = run_arena(
         ["expert@30", "expert@10", frozen, "heuristic"],
         8,
@@ -369,7 +369,7 @@ def test_seats_name_budgets_and_importable_bots() -> None:
 def test_the_frozen_heuristic_is_the_heuristic_where_points_do_not_count() -> None:
     """Under ``deuces-double`` today's heuristic only changed how it goes out, so the
     copy (the yardstick) and the level agree on positions that do not end a deal."""
-    from benchmarks.frozen.heuristic_2026_11 import heuristic_move as frozen_move
+    from benchmarks.strength.frozen.heuristic_2026_11 import heuristic_move as frozen_move
     from pusoy.ai import choose_move
     from tests.ai.helpers import random_position
 

@@ -1,4 +1,5 @@
-"""The expert's choices against an oracle that sees every hand: ``python -m benchmarks.ai_regret``.
+"""The expert's choices against an oracle that sees every hand:
+``python -m benchmarks.strength.ai_regret``.
 
 Deal outcomes are noisy (a 1,000-deal arena measures a win share to about 3 points), so
 this benchmark scores decisions instead. Positions come from deals of four heuristics;
@@ -28,7 +29,7 @@ import os
 import random
 import time
 
-from benchmarks.heuristic_deals import deal_positions
+from benchmarks.strength.heuristic_deals import deal_positions
 from pusoy import compiled
 from pusoy.ai import Budget, expert
 from pusoy.ai.heuristic import heuristic_play

@@ -1,4 +1,4 @@
-"""AI reply latency through the real stack: ``python -m benchmarks.ai_latency``.
+"""AI reply latency through the real stack: ``python -m benchmarks.load.ai_latency``.
 
 Starts, on loopback, a fresh PostgreSQL database, gunicorn (uvicorn workers) and a Celery
 worker on Redis (its own queue), then plays games of one human and three AI seats of one
@@ -23,7 +23,7 @@ import time
 import uuid
 from pathlib import Path
 
-from benchmarks.api import DB, PG, ROOT, Http, Server, admin, machine, pct, register
+from benchmarks.load.api import DB, PG, ROOT, Http, Server, admin, machine, pct, register
 
 BROKER = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/14")
 QUEUE = f"bench-{uuid.uuid4().hex[:8]}"

@@ -1,7 +1,7 @@
-"""Hint latency through the real stack: ``python -m benchmarks.hints``.
+"""Hint latency through the real stack: ``python -m benchmarks.load.hints``.
 
 Starts a fresh PostgreSQL database and gunicorn + uvicorn on loopback (as
-``benchmarks.api`` does), plays 4-human games created with ``hints: true`` in which
+``benchmarks.load.api`` does), plays 4-human games created with ``hints: true`` in which
 every seat asks ``GET games/{id}/hint`` on its turn and plays what it suggests, and
 prints the hint's latency next to a ``GET state`` on the same positions. Numbers only.
 """
@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks import api as bench
+from benchmarks.load import api as bench
 
 bench.DB = "pusoy_bench_hints"
 

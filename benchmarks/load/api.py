@@ -1,4 +1,4 @@
-"""HTTP speed of the games API through the real stack: ``python -m benchmarks.api``.
+"""HTTP speed of the games API through the real stack: ``python -m benchmarks.load.api``.
 
 Starts everything itself on loopback and stops it at the end: a fresh PostgreSQL
 database (``pusoy_bench`` on 127.0.0.1:5432, user postgres, dropped afterwards) and
@@ -42,7 +42,7 @@ from typing import Any
 
 import psycopg
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PG: dict[str, Any] = {"host": "127.0.0.1", "port": 5432, "user": "postgres"}
 DB = "pusoy_bench"
 PASSWORD = "bench-" + secrets.token_hex(8)

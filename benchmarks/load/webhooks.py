@@ -1,4 +1,4 @@
-"""Webhook deliveries through the real stack: ``python -m benchmarks.webhooks``.
+"""Webhook deliveries through the real stack: ``python -m benchmarks.load.webhooks``.
 
 Creates a fresh PostgreSQL database, starts a Celery worker on Redis consuming only a
 webhooks queue of its own, and a receiver (http.server on 127.0.0.1) in this process.
@@ -25,7 +25,7 @@ import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from benchmarks.api import PG, ROOT, admin, celery_worker, machine, pct
+from benchmarks.load.api import PG, ROOT, admin, celery_worker, machine, pct
 
 DB = "pusoy_bench_webhooks"
 BROKER = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/14")

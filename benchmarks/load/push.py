@@ -1,4 +1,4 @@
-"""Pushes through the real stack: ``python -m benchmarks.push``.
+"""Pushes through the real stack: ``python -m benchmarks.load.push``.
 
 Starts everything itself on loopback and stops it at the end: a fresh PostgreSQL database
 (``pusoy_bench_push``, dropped afterwards), gunicorn (the uvicorn worker) with a Redis
@@ -35,7 +35,7 @@ from pathlib import Path
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from benchmarks.api import PG, ROOT, Http, Server, admin, celery_worker, machine, pct, register
+from benchmarks.load.api import PG, ROOT, Http, Server, admin, celery_worker, machine, pct, register
 
 DB = "pusoy_bench_push"
 BROKER = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/13")

@@ -1,4 +1,5 @@
-"""How well the expert's worlds place the hidden cards: ``python -m benchmarks.ai_reading``.
+"""How well the expert's worlds place the hidden cards:
+``python -m benchmarks.strength.ai_reading``.
 
 Positions from deals of four heuristics (seat 0 to move, four moves or more into the
 deal, ``cards-left`` scoring): for each, ``--worlds`` worlds are drawn by each reading
@@ -18,7 +19,7 @@ import random
 import time
 from collections.abc import Callable
 
-from benchmarks.heuristic_deals import deal_positions
+from benchmarks.strength.heuristic_deals import deal_positions
 from pusoy.ai import Budget, expert
 from pusoy.ai.inference import ActionModel, chained_worlds
 from pusoy.ai.worlds import WorldSampler

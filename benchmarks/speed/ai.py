@@ -1,4 +1,4 @@
-"""Speed of the AI players: ``python -m benchmarks.ai``.
+"""Speed of the AI players: ``python -m benchmarks.speed.ai``.
 
 Prints, on positions taken from real deals (4 players, every preset):
 

@@ -1,4 +1,5 @@
-"""The APNs and FCM providers against the local fakes: ``python -m benchmarks.push_transports``.
+"""The APNs and FCM providers against the local fakes:
+``python -m benchmarks.load.push_transports``.
 
 Starts the fake APNs (HTTP/2 over TLS, verifying every provider token) and the fake FCM
 (token endpoint and messages:send, over TLS) of tests/push in this process, then sends
@@ -24,7 +25,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from benchmarks.api import pct
+from benchmarks.load.api import pct
 from push.providers.apns import ApnsConfig, ApnsProvider
 from push.providers.base import DeviceTarget, Outcome, PushMessage, SendResult
 from push.providers.fcm import FcmConfig, FcmProvider

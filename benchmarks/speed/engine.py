@@ -1,4 +1,4 @@
-"""Engine speed: ``python -m benchmarks.engine [--scale 1.0]``.
+"""Engine speed: ``python -m benchmarks.speed.engine [--scale 1.0]``.
 
 Prints legal-move generations per second for a fresh random 13-card hand with nothing to
 beat and when following a five-card hand, complete random 4-player deals per second and

@@ -1,4 +1,4 @@
-"""What the metrics and request ids cost per request: ``python -m benchmarks.metrics``.
+"""What the metrics and request ids cost per request: ``python -m benchmarks.speed.metrics``.
 
 Times, in this process, the work the two middlewares and a move add: reading or making
 the request id, one counter and one histogram by route, and the move counter; in memory
@@ -79,7 +79,7 @@ def main() -> None:
             if multiprocess:
                 env["PROMETHEUS_MULTIPROC_DIR"] = directory
             subprocess.run(
-                [sys.executable, "-m", "benchmarks.metrics", "--calls", str(args.calls)],
+                [sys.executable, "-m", "benchmarks.speed.metrics", "--calls", str(args.calls)],
                 env=env,
                 check=True,
             )

@@ -1,4 +1,5 @@
-"""Strength on points (issue 12): ``python -m benchmarks.ai_points [--deals N] [--only NAME]``.
+"""Strength on points (issue 12):
+``python -m benchmarks.strength.ai_points [--deals N] [--only NAME]``.
 
 Each matchup is an arena run (``pusoy.ai.arena``: seats rotated, every deal played once
 per rotation) and prints win shares and, per level, the game's points and the zero-sum
@@ -12,7 +13,7 @@ Matchups (names for ``--only``):
   scoring system, 4 players; ``expert-3p``: the same in 3-player deals (the 52nd card
   dealt face up);
 - ``heuristic-<scoring>``: today's heuristic alone against three copies of the heuristic
-  as it was before it played for points (``benchmarks/frozen``);
+  as it was before it played for points (``benchmarks/strength/frozen``);
 - ``budget``: the expert at 1 s (two seats) against the expert at 100 ms (two seats).
 
 The expert's budget is wall-clock time: run on an otherwise idle machine with one worker
@@ -65,7 +66,7 @@ from pusoy.ai.arena import (
 )
 from pusoy.engine.rules import Rules
 
-FROZEN = "benchmarks.frozen.heuristic_2026_11:heuristic_move"
+FROZEN = "benchmarks.strength.frozen.heuristic_2026_11:heuristic_move"
 SCORINGS = ("deuces-double", "cards-left", "cards-left-tiered")
 
 

@@ -1,4 +1,4 @@
-"""What a finished game costs to keep: ``python -m benchmarks.storage [--games N]``.
+"""What a finished game costs to keep: ``python -m benchmarks.speed.storage [--games N]``.
 
 Plays N four-human matches of 3 deals (random legal moves through the services, as
 clients would make them) into a fresh PostgreSQL database (``pusoy_bench_storage``,
@@ -17,7 +17,7 @@ import sys
 
 import psycopg
 
-from benchmarks.api import PG, admin, machine, scalar
+from benchmarks.load.api import PG, admin, machine, scalar
 
 DB = "pusoy_bench_storage"
 TABLES = (

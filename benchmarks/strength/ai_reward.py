@@ -1,5 +1,5 @@
 """The expert's rollout reward, A/B at a fixed rollout budget:
-``python -m benchmarks.ai_reward --reward payment|win|win-doubling --scoring S``.
+``python -m benchmarks.strength.ai_reward --reward payment|win|win-doubling --scoring S``.
 
 The expert alone against heuristics (seats rotated) at a fixed number of rollouts per
 move, so the result does not depend on the machine's load (the arena's budget is

@@ -1,6 +1,6 @@
-"""The event feed's stream under the real server: ``python -m benchmarks.events``.
+"""The event feed's stream under the real server: ``python -m benchmarks.load.events``.
 
-Starts everything itself on loopback (as benchmarks/api.py does, with its own database
+Starts everything itself on loopback (as benchmarks/load/api.py does, with its own database
 ``pusoy_bench_events``, dropped afterwards; gunicorn with one uvicorn worker) and prints:
 
 1. event latency: a player's SSE stream (``GET events/stream``) while four players make
@@ -36,8 +36,8 @@ from typing import Any
 
 import httpx
 
-from benchmarks import api
-from benchmarks.api import ROOT, Server, admin, first_turn, machine, ms, new_game, register
+from benchmarks.load import api
+from benchmarks.load.api import ROOT, Server, admin, first_turn, machine, ms, new_game, register
 
 api.DB = "pusoy_bench_events"  # its own database: other benchmarks may run meanwhile
 

@@ -1,5 +1,5 @@
 """Two web servers, two Celery workers and beat on one PostgreSQL and one Redis, under a
-load of concurrent games for a bounded time: ``python -m benchmarks.scale_out``.
+load of concurrent games for a bounded time: ``python -m benchmarks.load.scale_out``.
 
 The web processes keep no game state, so any request may go to any server. Each game
 seats two humans and two AI levels; the two humans talk to DIFFERENT servers, and each
@@ -27,7 +27,7 @@ import threading
 import time
 from pathlib import Path
 
-from benchmarks import api as bench
+from benchmarks.load import api as bench
 
 bench.DB = "pusoy_bench_scale"
 REDIS = "redis://127.0.0.1:6379/9"

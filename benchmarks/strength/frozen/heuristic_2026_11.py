@@ -1,5 +1,5 @@
 """A frozen copy of the ``heuristic`` bot as it was on 2026-11-29, before it played for
-points (issue 12): the benchmark baseline ``python -m benchmarks.ai_points`` measures
+points (issue 12): the benchmark baseline ``python -m benchmarks.strength.ai_points`` measures
 today's heuristic against. Never used by the service; never edit it (it is the yardstick).
 
 The ``heuristic`` bot then: plans its hand into the fewest plays and plays the plan.
@@ -149,6 +149,6 @@ def _follow(
 
 def heuristic_move(view: PlayerView, rng: random.Random) -> Move:
     """The frozen heuristic's move: the arena seat
-    ``benchmarks.frozen.heuristic_2026_11:heuristic_move``."""
+    ``benchmarks.strength.frozen.heuristic_2026_11:heuristic_move``."""
     mask, _key = heuristic_play(FastState.from_view(view))
     return Move(mask) if mask else PASS

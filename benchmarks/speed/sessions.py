@@ -1,4 +1,4 @@
-"""What sessions and idle expiry cost a request: ``python -m benchmarks.sessions``.
+"""What sessions and idle expiry cost a request: ``python -m benchmarks.speed.sessions``.
 
 In-process (Django's test client, no HTTP server) on a throwaway PostgreSQL test
 database, so only the view and its queries are timed. Prints the median and p95 of

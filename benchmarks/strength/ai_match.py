@@ -1,4 +1,4 @@
-"""Playing for the match: ``python -m benchmarks.ai_match [--level heuristic|expert]``.
+"""Playing for the match: ``python -m benchmarks.strength.ai_match [--level heuristic|expert]``.
 
 In matches of ``--deals`` deals (or to ``--target`` points), seats rotated, against
 heuristics that play every deal for its points only (they are given no standing):
@@ -75,11 +75,13 @@ def main() -> None:
     os.environ["MATCH_BENCH_ROLLOUTS"] = str(args.rollouts)  # (read by spawned workers)
     rules = Rules.from_spec({"preset": "philippine", "scoring": args.scoring})
     end = f"{args.deals} deals" if args.deals else f"target {args.target}"
-    others = ("benchmarks.ai_match:heuristic_for_points",) * (args.players - 1)
+    others = ("benchmarks.strength.ai_match:heuristic_for_points",) * (args.players - 1)
     if args.level == "heuristic":
         variants = ["heuristic"]
     else:
-        variants = [f"benchmarks.ai_match:expert_last_for_{aim}" for aim in ("match", "points")]
+        variants = [
+            f"benchmarks.strength.ai_match:expert_last_for_{aim}" for aim in ("match", "points")
+        ]
     won: dict[str, list[bool]] = {}
     for me in variants:
         tasks = [
