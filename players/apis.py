@@ -214,7 +214,10 @@ class MeApi(APIView):
         responses={200: MeSerializer, **error_responses(401, 503)},
     )
     def get(self, request):
-        return Response(MeSerializer(request.user).data)
+        # The row, not request.user: a player's stats change by bulk UPDATEs, which the
+        # token cache's copy of the player does not see (players.token_cache).
+        player = selectors.player_get(player_id=request.user.pk) or request.user
+        return Response(MeSerializer(player).data)
 
     @extend_schema(
         operation_id="players_me_delete",

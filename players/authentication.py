@@ -3,16 +3,37 @@ ended by TOKEN_IDLE_TTL_DAYS without use (knox's expiry, moved forward on use)."
 
 from __future__ import annotations
 
+import binascii
+
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from knox.auth import TokenAuthentication
+from knox.crypto import hash_token
 from knox.settings import knox_settings
+from rest_framework import exceptions
 
+from . import token_cache
 from .models import Session
 
 
 class BearerTokenAuthentication(TokenAuthentication):
-    """Knox token auth under the Bearer prefix (set by REST_KNOX["AUTH_HEADER_PREFIX"])."""
+    """Knox token auth under the Bearer prefix (set by REST_KNOX["AUTH_HEADER_PREFIX"]),
+    answered from the shared cache while that is safe (players.token_cache)."""
+
+    def authenticate_credentials(self, token: bytes):
+        if not token_cache.enabled():
+            return super().authenticate_credentials(token)
+        try:
+            digest = hash_token(token.decode())
+        except (TypeError, ValueError, binascii.Error) as exc:
+            raise exceptions.AuthenticationFailed(_("Invalid token.")) from exc
+        cached = token_cache.cached(digest)
+        if cached is not None:
+            return self.validate_user(cached)
+        user, auth_token = super().authenticate_credentials(token)
+        token_cache.remember(auth_token)
+        return user, auth_token
 
     def _cleanup_token(self, auth_token) -> bool:
         # Knox sweeps all of the user's other tokens on every request (one more query

@@ -29,9 +29,18 @@ class RateLimitedWarning:
     """Logs the first failure, then at most one line per `every` seconds, counting the
     failures it kept quiet about."""
 
-    def __init__(self, every: float, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        every: float,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        log: logging.Logger = logger,
+        consequence: str = "rate limits fail open: requests go through unthrottled",
+    ) -> None:
         self.every = every
         self.clock = clock
+        self.log = log
+        self.consequence = consequence
         self._lock = threading.Lock()
         self._next_at = float("-inf")
         self._quiet = 0
@@ -44,12 +53,12 @@ class RateLimitedWarning:
                 return
             quiet, self._quiet = self._quiet, 0
             self._next_at = now + self.every
-        logger.warning(
-            "cache unavailable (%s: %s: %s); rate limits fail open: requests go through "
-            "unthrottled (%d more cache errors since the last warning)",
+        self.log.warning(
+            "cache unavailable (%s: %s: %s); %s (%d more cache errors since the last warning)",
             operation,
             type(exc).__name__,
             exc,
+            self.consequence,
             quiet,
         )
 

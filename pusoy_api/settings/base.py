@@ -521,6 +521,10 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# A cache every web process shares: only then may the cache remember what another process
+# must be able to invalidate (bearer tokens: players.token_cache; players known to have
+# no webhook or push device: pusoy_api.absence). Per-process memory caches none of it.
+CACHE_SHARED = env.bool("CACHE_SHARED", default=bool(REDIS_URL))
 
 # --- Logging -------------------------------------------------------------------------
 
