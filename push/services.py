@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from notifications.types import EventPayload
 from pusoy_api import metrics, task_queue
+from pusoy_api.absence import Absence
 from pusoy_api.domain_errors import DomainError, ErrorCode
 
 from . import content, selectors, timing
@@ -202,6 +203,15 @@ def preferences_update(
 
 # --- Publishing -------------------------------------------------------------------------
 
+# Players known to have no push device: their events skip the read of devices
+# (pusoy_api.absence; kept true by `device_saved`).
+OWNERS = Absence("push-devices")
+
+
+def device_saved(sender: Any, instance: Device, **kwargs: Any) -> None:
+    """A saved device (registered, taken over, changed): its player may have pushes."""
+    OWNERS.changed(str(instance.player_id))
+
 
 def push_events_publish(*, events: Sequence[EventPayload]) -> None:
     """Put each pushed event in the outbox of every device of its recipient who wants it,
@@ -209,6 +219,10 @@ def push_events_publish(*, events: Sequence[EventPayload]) -> None:
     the events. No query when no event is of a pushed kind; otherwise one read of the
     recipients' devices (with their preferences), and one insert when any wants it."""
     wanted = [event for event in events if event["type"] in content.PUSHED_KINDS]
+    if not wanted:
+        return
+    known = OWNERS.lookup(sorted({event["player"] for event in wanted}))
+    wanted = [event for event in wanted if event["player"] not in known.none]
     if not wanted:
         return
     recipients = {event["player"] for event in wanted}
@@ -224,6 +238,7 @@ def push_events_publish(*, events: Sequence[EventPayload]) -> None:
             "player__push_preferences__muted_games",
         )
     )
+    OWNERS.recorded(known, recipients - {str(device.player_id) for device in devices})
     if not devices:
         return
     by_player: dict[str, list[Device]] = {}

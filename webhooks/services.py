@@ -24,12 +24,19 @@ from django.utils import timezone
 
 from notifications.types import EventPayload
 from pusoy_api import metrics
+from pusoy_api.absence import Absence
 from pusoy_api.domain_errors import DomainError, ErrorCode
 
 from . import addresses, queueing, schedule, signing, transport
 from .models import MessageState, Webhook, WebhookDelivery, WebhookMessage, WebhookScope
 
 logger = logging.getLogger(__name__)
+
+# Players known to own no active webhook, and under ALL_SCOPES whether any active webhook
+# takes every player's events: a write whose events go only to such players skips the read
+# of webhooks (pusoy_api.absence; kept true by `webhook_saved`).
+OWNERS = Absence("webhooks")
+ALL_SCOPES = "*"
 
 ERROR_MAX_LENGTH = 300
 
@@ -142,12 +149,23 @@ def webhook_events_publish(*, events: Sequence[EventPayload]) -> None:
     may match, one insert."""
     if not events:
         return
-    recipients = {_recipient(event) for event in events} - {None}
+    recipients = {r for event in events if (r := _recipient(event)) is not None}
+    known = OWNERS.lookup([ALL_SCOPES, *sorted(recipients)])
+    unknown = recipients - known.none
+    scope_all_unknown = ALL_SCOPES not in known.none
+    if not unknown and not scope_all_unknown:
+        return
+    wanted = Q(owner_id__in=unknown)
+    if scope_all_unknown:
+        wanted |= Q(scope=WebhookScope.ALL)
     hooks = list(
-        Webhook.objects.filter(active=True)
-        .filter(Q(owner_id__in=recipients) | Q(scope=WebhookScope.ALL))
-        .only("id", "owner_id", "scope", "events")
+        Webhook.objects.filter(active=True).filter(wanted).only("id", "owner_id", "scope", "events")
     )
+    owning = {str(hook.owner_id) for hook in hooks}
+    none = [owner for owner in unknown if owner not in owning]
+    if scope_all_unknown and all(hook.scope != WebhookScope.ALL for hook in hooks):
+        none.append(ALL_SCOPES)
+    OWNERS.recorded(known, none)
     if not hooks:
         return
     now = timezone.now()
@@ -176,6 +194,14 @@ def webhook_events_publish(*, events: Sequence[EventPayload]) -> None:
         return
     created = WebhookMessage.objects.bulk_create(messages)
     queueing.queue_deliveries_on_commit((message.pk, 1) for message in created)
+
+
+def webhook_saved(sender: Any, instance: Webhook, **kwargs: Any) -> None:
+    """Any saved webhook (the API, the admin) may be a new or reactivated one: its owner,
+    and for one of every player's events everyone, are no longer known to have none."""
+    OWNERS.changed(str(instance.owner_id))
+    if instance.scope == WebhookScope.ALL:
+        OWNERS.changed(ALL_SCOPES)
 
 
 def _recipient(event: EventPayload) -> str | None:
