@@ -12,7 +12,7 @@ import hmac
 import random
 import uuid
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 from django.utils import timezone
@@ -67,11 +67,40 @@ def game_get(*, game_id: uuid.UUID, viewer: Player | None = None) -> Game:
     games = Game.objects.filter(pk=game_id)
     if viewer is not None:
         games = games.filter(visible_to(viewer))
-    game = games.prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("player"))
-    ).first()
+    game = game_with_seats(games)
     if game is None:
         raise DomainError(ErrorCode.NOT_FOUND, "No such game.")
+    return game
+
+
+def game_with_seats(games: QuerySet[Game]) -> Game | None:
+    """The one game of `games` with its seats and their players, in position order:
+    one query, the seats joined to their game, where a prefetch takes two. A game has a
+    seat row per position from its creation; one without any (none in the service) is
+    read the two-query way.
+
+    Not for a write that locks the game: a `SELECT ... FOR UPDATE` that waited for the
+    lock re-reads the locked row only, not the rows joined to it, so the seats would be
+    those from before the write it waited for (`game_row.game_locked` reads them after
+    the lock; tests/api/test_concurrency.py's concurrent joins fail without that)."""
+    seats = (
+        Seat.objects.select_related("game", "player")
+        .filter(game__in=games.values("pk"))
+        .order_by("position")
+    )
+    rows = list(seats)
+    if not rows:
+        return games.prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+        ).first()
+    game = rows[0].game
+    for seat in rows:
+        seat.game = game
+    # What prefetch_related("seats") leaves: game.seats.all() answers from these rows.
+    prefetched: Any = game.seats.all()
+    prefetched._result_cache = rows
+    prefetched._prefetch_done = True
+    cast(Any, game)._prefetched_objects_cache = {"seats": prefetched}
     return game
 
 

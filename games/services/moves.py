@@ -21,10 +21,11 @@ from games.services import feed
 from games.services.deals import deal_finished, deal_score
 from games.services.exits import game_abandon, humans_still_playing
 from games.services.game_row import game_locked, game_touch
-from games.services.side_effects import queue_ai_turn_on_commit
+from games.services.side_effects import notify_waiters, queue_ai_turn_on_commit
 from players.models import Player
 from pusoy.engine import DealState, EngineError, Play, format_cards
 from pusoy_api import metrics
+from pusoy_api.combined_writes import rows_write
 from pusoy_api.domain_errors import DomainError, ErrorCode
 
 
@@ -120,7 +121,7 @@ def move_apply(
     played = format_cards(engine_move.cards)
     seq = deal.seq + 1
     combination = "" if engine_move.is_pass else Play.parse(engine_move.cards, state.rules).kind
-    move = Move.objects.create(
+    move = Move(
         deal=deal,
         seq=seq,
         seat=seat,
@@ -143,7 +144,19 @@ def move_apply(
     deal.turn_started_at = timezone.now()
     deal.snapshot = state.to_dict()
     fields = ["chain_head", "seq", "turn", "turn_started_at", "snapshot"]
+    transaction.on_commit(partial(metrics.move_committed, actor))  # never a rolled-back move
+    abandons = _count_timeouts(game, seat, actor) and not humans_still_playing(game)
     result = state.result  # set when the first player goes out (is_over may come later)
+    if result is None and not abandons:
+        # The usual move, nobody out yet: the move, the deal and the game's version are
+        # written by one statement (the events follow at the end of the batch).
+        queue_ai_turn_on_commit(game, deal)
+        feed.turn_announce(game, deal)
+        game.version += 1
+        rows_write(move, [(deal, fields), (game, ["version", "updated_at"])])
+        notify_waiters(game)
+        return MoveOutcome(move=move, game=game, deal=deal, state=state, ended_deal=None)
+    move.save(force_insert=True)
     if result is not None and deal.winner is None:
         deal_score(game, deal, result)
         fields += ["winner", "points"]
@@ -152,8 +165,7 @@ def move_apply(
         deal.finished_at = timezone.now()
         fields += ["places", "finished_at"]
     deal.save(update_fields=fields)
-    transaction.on_commit(partial(metrics.move_committed, actor))  # never a rolled-back move
-    if _count_timeouts(game, seat, actor) and not humans_still_playing(game):
+    if abandons:
         game_abandon(game)  # nobody is left to play against: the match stops here
         return MoveOutcome(move=move, game=game, deal=deal, state=state, ended_deal=None)
     if not state.is_over:

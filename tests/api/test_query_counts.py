@@ -72,13 +72,16 @@ def test_queries_per_request_are_the_same_early_and_late_in_a_deal():
         else:
             play_one(whose_turn(clients, game_id), game_id, rng)
     assert late == early
-    # Pinned, so that a change that adds a round trip shows up here: auth 1; the game and
-    # its seats 2; then the deal, its moves, or for a move: the lock, the deal, the move
-    # row, the deal and game updates (test transactions add savepoints); and the write's
-    # events, gathered (notifications.services.events_batched) and written in three
-    # queries whatever their number and recipients: the feeds' locks with the one NOTIFY
-    # of the write (the game's waiters too), one INSERT, the read of webhooks that may
-    # want them (`move` to every human and `your_turn` to the next: 16 queries when each
-    # event was written on its own), and the read of the push devices of the `your_turn`'s
-    # recipient (push.services: only when a pushed kind is among the events).
-    assert early == {"state": 4, "history": 5, "history_since": 5, "move": 13}
+    # Pinned, so that a change that adds a round trip shows up here (without a shared
+    # cache: tests/api/test_queries_pinned.py counts with one, and names each): auth 1;
+    # the game joined to its seats 1; then the deal, its moves, or for a move: the
+    # transaction, the game locked, its seats, the deal, one statement for the move
+    # row with the deal and game updates (test transactions turn BEGIN/COMMIT into
+    # savepoints); and the write's events, gathered (notifications.services.events_batched)
+    # and written in three queries whatever their number and recipients: the feeds' locks
+    # with the one NOTIFY of the write (the game's waiters too), one INSERT, the read of
+    # webhooks that may want them (`move` to every human and `your_turn` to the next: 16
+    # queries when each event was written on its own), and the read of the push devices of
+    # the `your_turn`'s recipient (push.services: only when a pushed kind is among the
+    # events). Before the move's writes were combined and the seats joined: 4, 5, 5, 13.
+    assert early == {"state": 3, "history": 4, "history_since": 4, "move": 11}
