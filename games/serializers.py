@@ -24,6 +24,7 @@ from games.models import (
 )
 from pusoy.engine import PRESETS
 from pusoy.engine.rules import FLUSH_ORDERS, HAND_SIZES, LEFTOVERS, SCORINGS, STRAIGHT_SYSTEMS
+from pusoy_api.fast_render import Renderer
 
 CARD_PATTERN = r"^[3-9TJQKA2][CSHD]$"
 # Every order of the four suits, low to high (the engine accepts no other).
@@ -310,10 +311,14 @@ GAME_STATE_SCHEMA = PolymorphicProxySerializer(
 )
 
 
+_player_state = Renderer(PlayerStateSerializer)
+_spectator_state = Renderer(SpectatorStateSerializer)
+
+
 def game_state_data(state: Any) -> dict[str, Any]:
-    """A player's or a spectator's view, as its serializer renders it."""
-    serializer = PlayerStateSerializer if state.view == "player" else SpectatorStateSerializer
-    return serializer(state).data
+    """A player's or a spectator's view, as its serializer renders it (pusoy_api.fast_render:
+    the answer to every move and `GET state`)."""
+    return (_player_state if state.view == "player" else _spectator_state)(state)
 
 
 class InvitationSerializer(serializers.Serializer):
@@ -339,6 +344,10 @@ class MoveAcceptedSerializer(serializers.Serializer):
         allow_null=True,
         help_text="The deal this move ended, with its result and revealed seed; else null.",
     )
+
+
+move_accepted_data = Renderer(MoveAcceptedSerializer)
+history_data = Renderer(HistorySerializer)
 
 
 # --- Replays of finished deals -------------------------------------------------------------

@@ -28,6 +28,8 @@ from games.serializers import (
     HistorySerializer,
     MoveAcceptedSerializer,
     game_state_data,
+    history_data,
+    move_accepted_data,
 )
 from players.throttles import WriteRateThrottle
 from pusoy_api.fields import (
@@ -154,7 +156,7 @@ class MovesApi(AsyncAPIView):
                 game=outcome.game, player=request.user, deal=outcome.deal, state=outcome.state
             )
             body = {"move": outcome.move, "state": state, "ended_deal": outcome.ended_deal}
-            return Response(MoveAcceptedSerializer(body).data, status=status.HTTP_201_CREATED)
+            return Response(move_accepted_data(body), status=status.HTTP_201_CREATED)
 
         return idempotency.idempotent(request, submit)
 
@@ -196,4 +198,4 @@ class MovesApi(AsyncAPIView):
 def history_answer(*, game_id: Any, viewer: Any, number: int | None, since: int) -> dict[str, Any]:
     """The history as the API renders it (what a waiter is answered with, when it wakes)."""
     game = selectors.game_get(game_id=game_id, viewer=viewer)
-    return HistorySerializer(selectors.deal_moves(game=game, number=number, since=since)).data
+    return history_data(selectors.deal_moves(game=game, number=number, since=since))
