@@ -14,7 +14,8 @@ gunicorn with the uvicorn worker on a free port. Prints:
    database connections and threads of the server meanwhile.
 
 Numbers only: nothing here asserts a time. Options: ``--help``; the environment variable
-BENCH_SETTINGS names another settings module for the server (to compare a change).
+BENCH_SETTINGS names another settings module for the server (to compare a change),
+BENCH_DB another database name (two runs at once), BENCH_REDIS_URL a Redis for its cache.
 """
 
 from __future__ import annotations
@@ -44,7 +45,8 @@ import psycopg
 
 ROOT = Path(__file__).resolve().parents[2]
 PG: dict[str, Any] = {"host": "127.0.0.1", "port": 5432, "user": "postgres"}
-DB = "pusoy_bench"
+# BENCH_DB: another name, so that two runs (old and new code) can share a machine.
+DB = os.environ.get("BENCH_DB", "pusoy_bench")
 PASSWORD = "bench-" + secrets.token_hex(8)
 
 
@@ -142,6 +144,8 @@ def server_env(port: int, workers: int, pool: int) -> dict[str, str]:
     }
     env.update(
         DATABASE_URL=f"postgres://{PG['user']}@{PG['host']}:{PG['port']}/{DB}",
+        # BENCH_REDIS_URL: the cache in Redis, as in production (unset: per-process memory).
+        REDIS_URL=os.environ.get("BENCH_REDIS_URL", ""),
         DJANGO_SETTINGS_MODULE=os.environ.get("BENCH_SETTINGS", "pusoy_api.settings.base"),
         SECRET_KEY="bench-" + secrets.token_hex(24),
         DEBUG="0",
