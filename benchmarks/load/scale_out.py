@@ -119,8 +119,31 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=12, help="games played at once")
     parser.add_argument("--seconds", type=float, default=90, help="load duration")
+    parser.add_argument(
+        "--servers",
+        default="asgi,by-kind",
+        help="web server models (benchmarks.load.api.MODELS), run one after the other on"
+        f" the same machine: {', '.join(bench.MODELS)}",
+    )
     args = parser.parse_args()
+    models = args.servers.split(",")
+    unknown = [m for m in models if m not in bench.MODELS]
+    if unknown:
+        parser.error(f"unknown server model(s) {unknown}; known: {', '.join(bench.MODELS)}")
     print(f"machine: {bench.machine()}", flush=True)
+    rates = {}
+    for model in models:
+        print(f"\n=== [{model}] {bench.MODELS[model].describe}", flush=True)
+        rates[model] = run(model, args.games, args.seconds)
+    print("\nmoves per web CPU-second (all moves stored / CPU of both web servers):")
+    first = rates[models[0]]
+    for model, rate in rates.items():
+        print(f"   [{model}] {rate:.1f} ({rate / first:.2f}x [{models[0]}])")
+
+
+def run(model: str, games: int, seconds: float) -> float:
+    """One scale-out run with web servers of `model`: its report printed; the moves per
+    web CPU-second returned."""
     queue = f"scale-{secrets.token_hex(4)}"
     extra = {
         "CELERY_BROKER_URL": REDIS,
@@ -187,19 +210,19 @@ def main() -> None:
                 )
             )
             with (
-                bench.Server(1, 8, logs, extra_env=extra) as one,
-                bench.Server(1, 8, logs, extra_env=extra) as two,
+                bench.Server(1, 8, logs, extra_env=extra, model=model) as one,
+                bench.Server(1, 8, logs, extra_env=extra, model=model) as two,
             ):
                 ports = {1: one.port, 2: two.port}
                 print(
-                    f"web servers on :{one.port} and :{two.port} (gunicorn + uvicorn, 1 worker"
-                    f" each), 2 Celery workers (concurrency 1) and beat; {args.games} games"
-                    f" at once for {args.seconds:.0f} s",
+                    f"web servers on :{one.port} and :{two.port} ({model}, 1 worker"
+                    f" each), 2 Celery workers (concurrency 1) and beat; {games} games"
+                    f" at once for {seconds:.0f} s",
                     flush=True,
                 )
                 tally = Tally()
                 game_ids: list[str] = []
-                stop = time.monotonic() + args.seconds
+                stop = time.monotonic() + seconds
                 threads: list[threading.Thread] = []
 
                 def run_games(slot: int) -> None:
@@ -237,13 +260,13 @@ def main() -> None:
                 }
                 backends: set[int] = set()
                 started = time.monotonic()
-                for slot in range(args.games):
+                for slot in range(games):
                     threads.append(threading.Thread(target=run_games, args=(slot,)))
                     threads[-1].start()
                 while any(t.is_alive() for t in threads):
                     backends.update(postgres_backends())
                     time.sleep(2)
-                seconds = time.monotonic() - started
+                elapsed = time.monotonic() - started
                 cpu = {
                     "web": cpu_seconds([d for p in web for d in descendants(p)])
                     - cpu_before["web"],
@@ -258,7 +281,7 @@ def main() -> None:
             print(f"5xx answers: {errors}")
             print(
                 f"games: {len(game_ids)} started, {tally.finished} finished;"
-                f" human moves: {tally.moves} ({tally.moves / seconds:.1f}/s) in {seconds:.0f} s"
+                f" human moves: {tally.moves} ({tally.moves / elapsed:.1f}/s) in {elapsed:.0f} s"
             )
             print(
                 f"long-poll answers with news (woken across processes): {tally.wakeups};"
@@ -274,10 +297,11 @@ def main() -> None:
                 )
             all_moves = sum(by_actor.values())
             print(f"moves stored by actor: {by_actor}")
+            web_rate = all_moves / cpu["web"] if cpu["web"] else float("nan")
             for part, used in cpu.items():
                 rate = all_moves / used if used else float("nan")
                 print(
-                    f"CPU {part}: {used:.1f} s = {used / seconds:.2f} cores;"
+                    f"CPU {part}: {used:.1f} s = {used / elapsed:.2f} cores;"
                     f" {rate:.0f} moves per CPU-second (all {all_moves} moves)"
                 )
             audit = subprocess.run(
@@ -298,6 +322,7 @@ def main() -> None:
         for p in processes:
             bench.stop_group(p)
         bench.admin(f"DROP DATABASE IF EXISTS {bench.DB} WITH (FORCE)")
+    return web_rate
 
 
 if __name__ == "__main__":
