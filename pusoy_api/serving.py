@@ -40,6 +40,10 @@ WsgiApp = Callable[..., Iterable[bytes]]
 # the feed's stream (always).
 STREAM_SUFFIX = "/events/stream"
 WAIT_SUFFIXES = ("/moves", "/events")
+# In the environ of every request run here: the server in front of this WSGI handler
+# streams (its streams go to the event loop), which a bare WSGI server does not
+# (webclient.views.index tells the page which feed to use).
+STREAMS = "pusoy.streams"
 
 
 def waits(scope: Scope) -> bool:
@@ -159,6 +163,7 @@ def build_environ(scope: Scope, body: bytes) -> dict[str, Any]:
         "wsgi.multithread": True,
         "wsgi.multiprocess": True,
         "wsgi.run_once": False,
+        STREAMS: True,
     }
     client = scope.get("client")
     if client:

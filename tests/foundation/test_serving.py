@@ -117,7 +117,7 @@ def test_a_plain_request_runs_whole_on_a_pool_thread_with_a_complete_environ():
     def wsgi(environ, start_response):
         seen.append(
             {
-                **{k: v for k, v in environ.items() if k.isupper()},
+                **{k.upper(): v for k, v in environ.items() if not k.startswith("wsgi.")},
                 "body": environ["wsgi.input"].read(),
                 "thread": threading.current_thread().name,
                 "mark": MARK.get(),
@@ -157,6 +157,7 @@ def test_a_plain_request_runs_whole_on_a_pool_thread_with_a_complete_environ():
     assert environ["REMOTE_ADDR"] == "127.0.0.2"
     assert (environ["SERVER_NAME"], environ["SERVER_PORT"]) == ("127.0.0.1", "8000")
     assert environ["body"] == b'{"x":1}'
+    assert environ["PUSOY.STREAMS"] is True
     assert environ["thread"].startswith("pusoy-web")
     # Nothing a request set is seen by the next one the same thread serves.
     assert [s["mark"] for s in seen] == ["unset", "unset"]
