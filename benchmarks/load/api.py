@@ -466,8 +466,10 @@ def bench_move_latency(servers: dict[str, Server], moves: int) -> dict[str, Any]
 # --- 3. Games per minute ------------------------------------------------------------------------
 
 
-def bench_games_per_minute(server: Server, parallel: int, seconds: float) -> dict[str, Any]:
-    players = register(server.port, 4 * parallel, "gpm")
+def bench_games_per_minute(
+    server: Server, parallel: int, seconds: float, players: list[Http] | None = None
+) -> dict[str, Any]:
+    players = players or register(server.port, 4 * parallel, "gpm")
     finished = [0] * parallel
     moves = [0] * parallel
     errors: list[BaseException] = []
@@ -717,6 +719,43 @@ def print_latency(lat: dict[str, Any]) -> None:
         )
 
 
+def bench_models_concurrent(models: list[str], args: argparse.Namespace, logs: Path) -> None:
+    """Concurrent games on each model in turn, in ROUNDS short rounds, so that every model
+    meets the same stretches of a shared machine's load."""
+    rounds = 3
+    totals: dict[str, dict[str, Any]] = {
+        name: {"games": 0, "moves": 0, "seconds": 0.0, "errors": []} for name in models
+    }
+    with contextlib.ExitStack() as stack:
+        servers = {
+            name: stack.enter_context(Server(args.workers, args.pool, logs, model=name))
+            for name in models
+        }
+        players = {
+            name: register(server.port, 4 * args.parallel, "gpm")
+            for name, server in servers.items()
+        }
+        for _ in range(rounds):
+            for name, server in servers.items():
+                gpm = bench_games_per_minute(
+                    server, args.parallel, args.seconds / rounds, players[name]
+                )
+                for key in ("games", "moves", "seconds", "errors"):
+                    totals[name][key] += gpm[key]
+    print(
+        f"\n3. {args.parallel} concurrent games (each move = GET state + POST move),"
+        f" {rounds} rounds of {args.seconds / rounds:.0f} s per model, alternated:"
+    )
+    for name, total in totals.items():
+        print(
+            f"   [{name}] {total['games']} complete 4-player games ({total['moves']} moves)"
+            f" in {total['seconds']:.1f} s = {total['games'] / total['seconds'] * 60:.1f}"
+            f" games/min, {total['moves'] / total['seconds']:.0f} moves/s;"
+            f" errors: {total['errors'] or 'none'}",
+            flush=True,
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=400, help="moves timed for latency")
@@ -762,17 +801,8 @@ def main() -> None:
                         for name in models
                     }
                     print_latency(bench_move_latency(servers, args.moves))
-            for name in models if "3" in sections else []:
-                with Server(args.workers, args.pool, logs, model=name) as server:
-                    gpm = bench_games_per_minute(server, args.parallel, args.seconds)
-                print(
-                    f"\n3. [{name}] {args.parallel} concurrent games: {gpm['games']} complete"
-                    f" 4-player games ({gpm['moves']} moves) in {gpm['seconds']:.1f} s ="
-                    f" {gpm['per_minute']:.1f} games/min,"
-                    f" {gpm['moves'] / gpm['seconds']:.0f} moves/s"
-                    f" (each move = GET state + POST move); errors: {gpm['errors'] or 'none'}",
-                    flush=True,
-                )
+            if "3" in sections:
+                bench_models_concurrent(models, args, logs)
             for name in models if "4" in sections else []:
                 if not MODELS[name].waits_on_loop:
                     continue
