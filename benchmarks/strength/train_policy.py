@@ -8,6 +8,10 @@
   shipped ``pusoy/ai/learned/policy.npz``).
 - ``eval``: accuracy of weights against a teacher's held-out chunks, beside the
   heuristic's own agreement with that teacher.
+- ``reinforce``: policy-gradient improvement of ``--init`` by play against three
+  heuristics (``pusoy.ai.learned.reinforce``): ``--updates`` steps of ``--deals`` deals,
+  the greedy policy measured every ``--eval-every`` steps on ``--eval-deals`` fixed
+  deals (each from every seat).
 
 Fixed seeds throughout; docs/ai.md ("The learned level") has the commands, the times
 and what each stage reaches.
@@ -24,13 +28,14 @@ import numpy as np
 from pusoy.ai.heuristic import heuristic_play
 from pusoy.ai.learned.dataset import Teacher, chunk_path, ensure_chunks, load_chunks, state_from_row
 from pusoy.ai.learned.model import WEIGHTS, Policy
+from pusoy.ai.learned.reinforce import evaluate_play, improve
 from pusoy.ai.learned.train import evaluate, examples, fit
 from pusoy.engine.rules import Rules
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("stage", choices=("data", "fit", "eval"))
+    parser.add_argument("stage", choices=("data", "fit", "eval", "reinforce"))
     parser.add_argument("--teacher", choices=("heuristic", "expert"), default="heuristic")
     parser.add_argument("--rollouts", type=int, default=600, help="expert teacher: per move")
     parser.add_argument("--chunks", type=int, default=30)
@@ -44,6 +49,11 @@ def main() -> None:
     parser.add_argument("--init", type=Path, default=None, help="fit: start from these weights")
     parser.add_argument("--weights", type=Path, default=WEIGHTS, help="eval: these weights")
     parser.add_argument("--out", type=Path, default=WEIGHTS)
+    parser.add_argument("--updates", type=int, default=60, help="reinforce: steps")
+    parser.add_argument("--deals", type=int, default=400, help="reinforce: deals per step")
+    parser.add_argument("--temperature", type=float, default=1.0, help="reinforce: sampling")
+    parser.add_argument("--eval-every", type=int, default=10)
+    parser.add_argument("--eval-deals", type=int, default=500)
     args = parser.parse_args()
     rules = Rules.from_spec(args.rules)
     teacher = Teacher(args.teacher, args.rollouts if args.teacher == "expert" else 0)
@@ -51,6 +61,9 @@ def main() -> None:
     if args.stage == "data":
         ensure_chunks(rules, teacher, args.chunks, args.per_chunk)
         print(f"data: {time.perf_counter() - start:.0f} s")
+        return
+    if args.stage == "reinforce":
+        reinforce(args, rules, start)
         return
     paths = [chunk_path(rules, teacher, i) for i in range(args.chunks)]
     missing = [p for p in paths if not p.exists()]
@@ -102,6 +115,48 @@ def main() -> None:
         f"held-out loss {loss:.3f}, accuracy {accuracy:.1%} ({time.perf_counter() - start:.0f} s)"
     )
     policy.save(args.out, teacher=teacher.label, rules=str(rules.to_spec()))
+    print(f"wrote {args.out} ({args.out.stat().st_size / 1000:.0f} kB)")
+
+
+def reinforce(args: argparse.Namespace, rules: Rules, start: float) -> None:
+    if args.init is None:
+        raise SystemExit("reinforce improves weights: give --init")
+    policy = Policy.load(args.init)
+
+    won, paid = evaluate_play(policy, rules, args.eval_deals, str(args.seed))
+    print(
+        f"start: {won:.1%} of {4 * args.eval_deals} deals won vs 3 heuristics, "
+        f"payment {paid:+.3f} per deal ({time.perf_counter() - start:.0f} s)",
+        flush=True,
+    )
+    best = (paid, 0, policy)
+
+    def log(update: int, advantage: float, paid: float, now: Policy) -> None:
+        nonlocal best
+        print(f"  step {update + 1}: advantage {advantage:+.3f}, payment {paid:+.3f}", flush=True)
+        if (update + 1) % args.eval_every == 0:
+            won, pay = evaluate_play(now, rules, args.eval_deals, str(args.seed))
+            print(
+                f"step {update + 1}: {won:.1%} won, payment {pay:+.3f} per deal "
+                f"({time.perf_counter() - start:.0f} s)",
+                flush=True,
+            )
+            if pay > best[0]:
+                best = (pay, update + 1, now)
+
+    improve(
+        policy,
+        rules,
+        updates=args.updates,
+        deals=args.deals,
+        seed=args.seed,
+        lr=args.lr,
+        temperature=args.temperature,
+        log=log,
+    )
+    pay, step, chosen = best
+    print(f"kept step {step} (payment {pay:+.3f} on the measuring deals)")
+    chosen.save(args.out, teacher=f"reinforce-{step}", rules=str(rules.to_spec()))
     print(f"wrote {args.out} ({args.out.stat().st_size / 1000:.0f} kB)")
 
 

@@ -94,9 +94,12 @@ def forward(p: Policy, b: Batch) -> tuple[Array, tuple[Array, Array, Array, Arra
     return probs, (a1, h1, a2, h2, z)
 
 
-def loss_and_grads(p: Policy, b: Batch) -> tuple[float, float, list[Array]]:
+def loss_and_grads(
+    p: Policy, b: Batch, weights: Array | None = None
+) -> tuple[float, float, list[Array]]:
     """Mean cross-entropy, accuracy (the teacher's move scored highest) and gradients in
-    ``NAMES`` order."""
+    ``NAMES`` order. With ``weights`` (one per position), each position's term is
+    weighted: a policy gradient, when they are the advantages of the moves taken."""
     probs, (a1, h1, a2, h2, z) = forward(p, b)
     n = len(b.starts)
     loss = float(-np.mean(np.log(probs[b.target] + 1e-12)))
@@ -104,6 +107,8 @@ def loss_and_grads(p: Policy, b: Batch) -> tuple[float, float, list[Array]]:
     g = probs.copy()
     g[b.target] -= 1
     g /= n
+    if weights is not None:
+        g *= weights[b.seg]
     dw3 = h2.T @ g
     db3 = np.array([g.sum()], np.float32)
     da2 = np.outer(g, p.w3) * (a2 > 0)
@@ -142,29 +147,47 @@ def fit(
     """Adam on the imitation loss; ``log(epoch, loss, accuracy, policy)`` after each
     epoch (the training set's running figures, and the weights so far)."""
     rng = np.random.default_rng(seed)
-    params = [a.copy() for a in p.arrays()]
-    m = [np.zeros_like(a) for a in params]
-    v = [np.zeros_like(a) for a in params]
-    beta1, beta2, eps = 0.9, 0.999, 1e-8
-    step = 0
+    adam = Adam(p, lr=lr, weight_decay=weight_decay)
     for epoch in range(epochs):
         order = rng.permutation(len(data))
         total = 0.0
         hits = 0.0
         for start in range(0, len(order), batch_size):
             which = order[start : start + batch_size]
-            current = Policy(*params)
-            loss, accuracy, grads = loss_and_grads(current, batch(data, which))
+            loss, accuracy, grads = loss_and_grads(adam.policy(), batch(data, which))
             total += loss * len(which)
             hits += accuracy * len(which)
-            step += 1
-            for i, grad in enumerate(grads):
-                grad = grad + weight_decay * params[i]
-                m[i] = beta1 * m[i] + (1 - beta1) * grad
-                v[i] = beta2 * v[i] + (1 - beta2) * grad * grad
-                m_hat = m[i] / (1 - beta1**step)
-                v_hat = v[i] / (1 - beta2**step)
-                params[i] = (params[i] - lr * m_hat / (np.sqrt(v_hat) + eps)).astype(np.float32)
+            adam.step(grads)
         if log:
-            log(epoch, total / len(data), hits / len(data), Policy(*params))
-    return replace(p, **dict(zip(NAMES, params, strict=True)))
+            log(epoch, total / len(data), hits / len(data), adam.policy())
+    return adam.policy()
+
+
+class Adam:
+    """Adam over a policy's arrays (with decoupled-style L2 ``weight_decay`` added to
+    the gradient)."""
+
+    def __init__(self, p: Policy, *, lr: float, weight_decay: float = 0.0) -> None:
+        self.template = p
+        self.params = [a.copy() for a in p.arrays()]
+        self.m = [np.zeros_like(a) for a in self.params]
+        self.v = [np.zeros_like(a) for a in self.params]
+        self.lr = lr
+        self.weight_decay = weight_decay
+        self.steps = 0
+
+    def policy(self) -> Policy:
+        return replace(self.template, **dict(zip(NAMES, self.params, strict=True)))
+
+    def step(self, grads: list[Array]) -> None:
+        beta1, beta2, eps = 0.9, 0.999, 1e-8
+        self.steps += 1
+        for i, grad in enumerate(grads):
+            grad = grad + self.weight_decay * self.params[i]
+            self.m[i] = beta1 * self.m[i] + (1 - beta1) * grad
+            self.v[i] = beta2 * self.v[i] + (1 - beta2) * grad * grad
+            m_hat = self.m[i] / (1 - beta1**self.steps)
+            v_hat = self.v[i] / (1 - beta2**self.steps)
+            self.params[i] = (self.params[i] - self.lr * m_hat / (np.sqrt(v_hat) + eps)).astype(
+                np.float32
+            )
