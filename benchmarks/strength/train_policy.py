@@ -41,7 +41,7 @@ def main() -> None:
     parser.add_argument("--chunks", type=int, default=30)
     parser.add_argument("--per-chunk", type=int, default=2000, help="data: positions")
     parser.add_argument("--held-out", type=int, default=3, help="fit/eval: last chunks")
-    parser.add_argument("--rules", default="philippine")
+    parser.add_argument("--rules", default="philippine", help="reinforce: may list presets, a,b")
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--lr", type=float, default=1e-3)
     parser.add_argument("--batch", type=int, default=128)
@@ -55,15 +55,15 @@ def main() -> None:
     parser.add_argument("--eval-every", type=int, default=10)
     parser.add_argument("--eval-deals", type=int, default=500)
     args = parser.parse_args()
+    if args.stage == "reinforce":
+        reinforce(args, time.perf_counter())
+        return
     rules = Rules.from_spec(args.rules)
     teacher = Teacher(args.teacher, args.rollouts if args.teacher == "expert" else 0)
     start = time.perf_counter()
     if args.stage == "data":
         ensure_chunks(rules, teacher, args.chunks, args.per_chunk)
         print(f"data: {time.perf_counter() - start:.0f} s")
-        return
-    if args.stage == "reinforce":
-        reinforce(args, rules, start)
         return
     paths = [chunk_path(rules, teacher, i) for i in range(args.chunks)]
     missing = [p for p in paths if not p.exists()]
@@ -118,35 +118,39 @@ def main() -> None:
     print(f"wrote {args.out} ({args.out.stat().st_size / 1000:.0f} kB)")
 
 
-def reinforce(args: argparse.Namespace, rules: Rules, start: float) -> None:
+def reinforce(args: argparse.Namespace, start: float) -> None:
+    """``--rules`` may list presets, comma-separated: the steps take them in turn, and a
+    step is measured by its mean payment over them."""
     if args.init is None:
         raise SystemExit("reinforce improves weights: give --init")
     policy = Policy.load(args.init)
+    all_rules = [Rules.from_spec(name) for name in args.rules.split(",")]
 
-    won, paid = evaluate_play(policy, rules, args.eval_deals, str(args.seed))
-    print(
-        f"start: {won:.1%} of {4 * args.eval_deals} deals won vs 3 heuristics, "
-        f"payment {paid:+.3f} per deal ({time.perf_counter() - start:.0f} s)",
-        flush=True,
-    )
-    best = (paid, 0, policy)
+    def measure(label: str, now: Policy) -> float:
+        pays = []
+        for rules in all_rules:
+            won, pay = evaluate_play(now, rules, args.eval_deals, str(args.seed))
+            pays.append(pay)
+            print(
+                f"{label}, {rules.preset}: {won:.1%} of {4 * args.eval_deals} deals won vs 3 "
+                f"heuristics, payment {pay:+.3f} per deal ({time.perf_counter() - start:.0f} s)",
+                flush=True,
+            )
+        return sum(pays) / len(pays)
+
+    best = (measure("start", policy), 0, policy)
 
     def log(update: int, advantage: float, paid: float, now: Policy) -> None:
         nonlocal best
         print(f"  step {update + 1}: advantage {advantage:+.3f}, payment {paid:+.3f}", flush=True)
         if (update + 1) % args.eval_every == 0:
-            won, pay = evaluate_play(now, rules, args.eval_deals, str(args.seed))
-            print(
-                f"step {update + 1}: {won:.1%} won, payment {pay:+.3f} per deal "
-                f"({time.perf_counter() - start:.0f} s)",
-                flush=True,
-            )
+            pay = measure(f"step {update + 1}", now)
             if pay > best[0]:
                 best = (pay, update + 1, now)
 
     improve(
         policy,
-        rules,
+        all_rules,
         updates=args.updates,
         deals=args.deals,
         seed=args.seed,
@@ -156,7 +160,7 @@ def reinforce(args: argparse.Namespace, rules: Rules, start: float) -> None:
     )
     pay, step, chosen = best
     print(f"kept step {step} (payment {pay:+.3f} on the measuring deals)")
-    chosen.save(args.out, teacher=f"reinforce-{step}", rules=str(rules.to_spec()))
+    chosen.save(args.out, teacher=f"reinforce-{step}", rules=args.rules)
     print(f"wrote {args.out} ({args.out.stat().st_size / 1000:.0f} kB)")
 
 

@@ -18,6 +18,7 @@ from pusoy.ai.learned.features import (
     state_features,
 )
 from pusoy.ai.learned.model import WEIGHTS, Policy, shipped
+from pusoy.ai.learned.reinforce import evaluate_play, improve
 from pusoy.ai.learned.train import evaluate, examples, fit
 from pusoy.engine import DealState, PlayerView, Rules
 from pusoy.engine.fast import FastState
@@ -100,3 +101,13 @@ def test_a_few_training_steps_lower_the_loss_on_a_tiny_dataset() -> None:
     # The bot plays what the trained weights prefer.
     sim = state_from_row(rules, rows[0].tolist())
     assert learned_play(sim, trained) in candidates(sim)
+
+
+def test_a_policy_gradient_step_plays_deals_and_moves_the_weights() -> None:
+    rules = Rules.from_spec("philippine")
+    policy = Policy.initial(np.random.default_rng(0), hidden=(16, 8))
+    improved = improve(policy, rules, updates=1, deals=4, seed=0, lr=1e-2, temperature=2.0)
+    assert improved.Ws.shape == policy.Ws.shape
+    assert not np.array_equal(improved.Ws, policy.Ws)
+    won, _paid = evaluate_play(improved, rules, 1, "test")
+    assert 0 <= won <= 1

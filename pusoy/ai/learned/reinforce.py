@@ -108,7 +108,7 @@ def evaluate_play(policy: Policy, rules: Rules, deals: int, seed: str) -> tuple[
 
 def improve(
     policy: Policy,
-    rules: Rules,
+    rules: Rules | list[Rules],
     *,
     updates: int,
     deals: int,
@@ -117,13 +117,16 @@ def improve(
     temperature: float = 1.0,
     log: Callable[[int, float, float, Policy], None] | None = None,
 ) -> Policy:
-    """``updates`` policy-gradient steps, each on ``deals`` deals of play;
-    ``log(update, mean advantage, mean payment, policy)`` after each."""
+    """``updates`` policy-gradient steps, each on ``deals`` deals of play (under each of
+    ``rules`` in turn when several); ``log(update, mean advantage, mean payment, policy)``
+    after each."""
+    cycle = rules if isinstance(rules, list) else [rules]
     rng = np.random.default_rng(seed)
     adam = Adam(policy, lr=lr)
     index = 0
     for update in range(updates):
         current = adam.policy()
+        deal_rules = cycle[update % len(cycle)]
         steps: list[Step] = []
         owners: list[int] = []
         advantages: list[int] = []
@@ -132,9 +135,9 @@ def improve(
             seat = index % 4
             before = len(steps)
             paid = play(
-                _deal(rules, str(seed), index), seat, sampler(current, temperature, rng, steps)
+                _deal(deal_rules, str(seed), index), seat, sampler(current, temperature, rng, steps)
             )
-            base = play(_deal(rules, str(seed), index), seat, greedy_heuristic)
+            base = play(_deal(deal_rules, str(seed), index), seat, greedy_heuristic)
             owners += [len(advantages)] * (len(steps) - before)
             advantages.append(paid - base)
             payments.append(paid)
