@@ -515,7 +515,8 @@ REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's RedisCache with one connection pool per process (pusoy_api/cache.py).
+            "BACKEND": "pusoy_api.cache.ProcessRedisCache",
             "LOCATION": REDIS_URL,
             # Passed to redis-py's connection pool. Redis answers in a millisecond; an
             # unreachable one must cost a request at most this per cache call, after
