@@ -149,31 +149,26 @@ def main(argv: list[str] | None = None) -> None:
     bots = [args.candidate] + ([args.baseline] if args.baseline else [])
     for rules_name in args.rules or ["house"]:
         rules = rules_named(rules_name)
-        runs = []
-        for bot in bots:
-            start = time.perf_counter()
-
-            def progress(done: int, total: int, bot: str = bot) -> None:
-                if done % 20 == 0 or done == total:
-                    print(f"  {bot}: {done}/{total} deals", file=sys.stderr, flush=True)
-
-            outcomes = run_league(
-                spec(bot),
-                members,
-                rules,
-                args.deals,
-                seed=args.seed,
-                workers=args.workers,
-                progress=progress,
-            )
-            seconds = time.perf_counter() - start
-            runs.append(outcomes)
+        runs: list[dict[str, list[DealOutcome]]] = [{} for _ in bots]
+        seconds = [0.0 for _ in bots]
+        # Member by member, each bot in turn, a line as each ends: a long run stopped
+        # early still printed what it played.
+        for member in members:
+            for k, bot in enumerate(bots):
+                start = time.perf_counter()
+                runs[k] |= run_league(
+                    spec(bot), [member], rules, args.deals, seed=args.seed, workers=args.workers
+                )
+                seconds[k] += time.perf_counter() - start
+                row = format_standings("", {member: runs[k][member]}).splitlines()[-1]
+                print(f"  {bot}: {row}", file=sys.stderr, flush=True)
+        for k, bot in enumerate(bots):
             print(
                 format_standings(
                     f"{bot} against the league, rules {rules_name} {rules.to_spec()!r}, "
-                    f"{args.deals} deals per member, seed {args.seed!r}, {seconds:.0f} s, "
-                    f"candidate {move_ms(outcomes)} a move",
-                    outcomes,
+                    f"{args.deals} deals per member, seed {args.seed!r}, {seconds[k]:.0f} s, "
+                    f"candidate {move_ms(runs[k])} a move",
+                    runs[k],
                 ),
                 "",
                 sep="\n",
@@ -188,7 +183,7 @@ def main(argv: list[str] | None = None) -> None:
                     "deals": args.deals,
                     "seed": args.seed,
                 }
-                write_log(os.path.join(args.log, f"{rules_name}-{safe}.jsonl"), settings, outcomes)
+                write_log(os.path.join(args.log, f"{rules_name}-{safe}.jsonl"), settings, runs[k])
         if len(runs) == 2:
             print(format_verdict(verdict(runs[0], runs[1])), "", sep="\n", flush=True)
 
