@@ -10,7 +10,9 @@ deals won with a Wilson 95% interval (fair share 25%) and its zero-sum payment p
 
 With ``--baseline``, the baseline plays the same deals, and the verdict compares the two
 deal by deal: the paired difference of deals won and of payment per member, and KEEP
-unless the candidate loses to some member beyond noise (an interval wholly below zero).
+unless the candidate loses to some member beyond noise (an interval wholly below zero):
+in payment per deal by default, in deals won with ``--judge deals``, in either with
+``--judge both``; the other measure's losses are flagged beside it either way.
 ``--rules`` may be repeated (``house``: the held-out match's house rules, or a preset).
 A candidate or a member is a member name or any arena seat spec (``expert/1000``,
 ``module:function``; the heuristic of before the points changes is
@@ -36,6 +38,7 @@ from dataclasses import asdict
 from pusoy.ai.arena import DealOutcome, outcome_from_data, percentile
 from pusoy.ai.league import (
     CANDIDATE,
+    JUDGES,
     MEMBERS,
     RULE_SETS,
     Verdict,
@@ -73,15 +76,19 @@ def format_standings(title: str, outcomes: dict[str, list[DealOutcome]]) -> str:
     return "\n".join(lines)
 
 
-def format_verdict(result: Verdict) -> str:
+def format_verdict(result: Verdict, judge: str) -> str:
     lines = [
-        "candidate minus baseline, paired on the same deals:",
+        f"candidate minus baseline, paired on the same deals (judged by {judge}):",
         f"{'member':<10} {'deals':>5}  {'deals won, points [95% CI]':<28}"
         f"  {'payment/deal [95% CI]':<24}",
     ]
     for member, d in result.differences.items():
         won = interval(100 * d.won, (100 * d.won_ci[0], 100 * d.won_ci[1]), "+5.1f")
         flag = "  LOSES" if member in result.losses else ""
+        if member in result.fewer_deals and member not in result.losses:
+            flag = "  (fewer deals)"
+        elif member in result.less_payment and member not in result.losses:
+            flag = "  (less payment)"
         lines.append(
             f"{member:<10} {d.deals:>5}  {won:<28}"
             f"  {interval(d.payment, d.payment_ci, '+6.2f'):<24}{flag}"
@@ -133,6 +140,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--log", default=None, metavar="DIR")
     parser.add_argument("--compare", nargs=2, default=None, metavar=("A", "B"))
+    parser.add_argument(
+        "--judge", choices=JUDGES, default="payment", help="what losing means to the verdict"
+    )
     args = parser.parse_args(argv)
     if args.compare:
         a, b = (read_log(path) for path in args.compare)
@@ -141,7 +151,7 @@ def main(argv: list[str] | None = None) -> None:
             "",
             format_standings(args.compare[1], b),
             "",
-            format_verdict(verdict(a, b)),
+            format_verdict(verdict(a, b, args.judge), args.judge),
             sep="\n",
         )
         return
@@ -185,7 +195,12 @@ def main(argv: list[str] | None = None) -> None:
                 }
                 write_log(os.path.join(args.log, f"{rules_name}-{safe}.jsonl"), settings, runs[k])
         if len(runs) == 2:
-            print(format_verdict(verdict(runs[0], runs[1])), "", sep="\n", flush=True)
+            print(
+                format_verdict(verdict(runs[0], runs[1], args.judge), args.judge),
+                "",
+                sep="\n",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -126,27 +126,38 @@ def standings(outcomes: dict[str, list[DealOutcome]]) -> dict[str, LevelStats]:
     return {m: summarize(o, SEATS)[0] for m, o in outcomes.items() if o}
 
 
+# What "loses" means to ``verdict``: the zero-sum payment per deal (the game's own
+# result; the default), the share of deals won, or either of them.
+JUDGES: Final = ("payment", "deals", "both")
+
+
 @dataclass(frozen=True)
 class Verdict:
     keep: bool
     differences: dict[str, PairedDifference]  # per member, candidate minus baseline
-    losses: tuple[str, ...]  # members it loses to beyond noise
+    losses: tuple[str, ...]  # members it loses to beyond noise, by the judged measure
+    fewer_deals: tuple[str, ...]  # members it wins fewer deals against beyond noise
+    less_payment: tuple[str, ...]  # members it takes less payment from beyond noise
 
 
 def verdict(
-    candidate: dict[str, list[DealOutcome]], baseline: dict[str, list[DealOutcome]]
+    candidate: dict[str, list[DealOutcome]],
+    baseline: dict[str, list[DealOutcome]],
+    judge: str = "payment",
 ) -> Verdict:
     """Keep the candidate unless, against some member, its paired difference to the
-    baseline on the same deals (deals won, or payment per deal) has its whole 95%
-    interval below zero."""
+    baseline on the same deals has its whole 95% interval below zero: in payment per
+    deal, in deals won, or in either (``judge``). A change may trade a few deals for
+    bigger stakes (or the other way), so both are reported whatever is judged."""
+    if judge not in JUDGES:
+        raise ValueError(f"judge must be one of {', '.join(JUDGES)}, not {judge!r}")
     differences = {}
-    losses = []
     for member, ours in candidate.items():
         theirs = baseline.get(member, [])
-        if not ours or not theirs:
-            continue
-        diff = pooled_differences([(ours, theirs)], SEATS)[0]
-        differences[member] = diff
-        if diff.won_ci[1] < 0 or diff.payment_ci[1] < 0:
-            losses.append(member)
-    return Verdict(not losses, differences, tuple(losses))
+        if ours and theirs:
+            differences[member] = pooled_differences([(ours, theirs)], SEATS)[0]
+    fewer = tuple(m for m, d in differences.items() if d.won_ci[1] < 0)
+    less = tuple(m for m, d in differences.items() if d.payment_ci[1] < 0)
+    judged = {"payment": less, "deals": fewer, "both": (*less, *fewer)}[judge]
+    losses = tuple(m for m in differences if m in judged)
+    return Verdict(not losses, differences, losses, fewer, less)

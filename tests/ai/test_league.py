@@ -74,6 +74,10 @@ def test_the_verdict_keeps_a_bot_equal_to_its_baseline_and_rejects_a_worse_one()
     assert same.keep
     assert all(d.won == 0 and d.payment == 0 for d in same.differences.values())
     worse = verdict(run_league("random", CHEAP, rules, 40, seed="v"), heuristic)
+    assert worse.less_payment
+    assert not verdict(heuristic, heuristic, "both").losses
+    with pytest.raises(ValueError, match="judge"):
+        verdict(heuristic, heuristic, "luck")
     assert not worse.keep
     assert worse.losses
 
