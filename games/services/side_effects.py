@@ -3,8 +3,8 @@ next AI turn. Both happen only at commit (never for a write that rolls back)."""
 
 from __future__ import annotations
 
-from games.dispatch import enqueue_on_commit
 from games.models import Deal, Game
+from pusoy_api import task_queue
 from pusoy_api.realtime.keys import game_key
 from pusoy_api.realtime.notify import notify_keys
 
@@ -22,4 +22,4 @@ def queue_ai_turn_on_commit(game: Game, deal: Deal) -> None:
     seat = next(s for s in game.seats.all() if s.position == deal.turn)
     if seat.acting_ai_level is None:
         return
-    enqueue_on_commit("games.ai_move", str(game.pk), deal.number, deal.seq)
+    task_queue.enqueue_on_commit("games.ai_move", str(game.pk), deal.number, deal.seq)

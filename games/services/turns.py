@@ -14,7 +14,6 @@ from django.db import transaction
 from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
-from games.dispatch import enqueue
 from games.models import Deal, GameStatus, Seat
 from games.selectors import match_standing, turn_deadline
 from games.services import feed
@@ -25,7 +24,7 @@ from notifications.types import EventType
 from pusoy.ai import Budget, choose_move, timeout_move
 from pusoy.engine import DealState, format_cards
 from pusoy.engine import Move as EngineMove
-from pusoy_api import metrics
+from pusoy_api import metrics, task_queue
 
 logger = logging.getLogger(__name__)
 
@@ -119,7 +118,7 @@ def turns_sweep(*, now: dt.datetime | None = None) -> dict[str, int]:
         .iterator()
     ):
         # A broker hiccup skips this game (logged); the next sweep tries it again.
-        requeued += enqueue("games.ai_move", str(game_id), number, seq)
+        requeued += task_queue.enqueue("games.ai_move", str(game_id), number, seq)
     timed_out = 0
     expired = (
         open_turns.filter(~Exists(ai_seat), game__turn_timeout__isnull=False)

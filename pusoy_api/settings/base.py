@@ -354,7 +354,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     # workers' 1 s BRPOP poll.
     "socket_timeout": env.float("CELERY_BROKER_SOCKET_TIMEOUT", default=1.5),
 }
-# A request publishes its tasks after its commit (games.dispatch), so a broker outage
+# A request publishes its tasks after its commit (pusoy_api.task_queue), so a broker outage
 # must cost it little: a refused connection fails in milliseconds, a connect that gets
 # no answer after 1 s, and one retry covers a pooled connection gone stale since the
 # broker restarted. A task not queued is queued again by the sweep.
