@@ -50,7 +50,12 @@ def test_whole_deals_between_the_league_bots(spec: object, players: int) -> None
 
 
 def test_ismcts_plans_nothing_with_the_heuristic(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Its tree and rollouts run with the heuristic's planner and moves out of reach."""
+    """Its tree and rollouts run with the heuristic's planner and moves out of reach, and
+    it holds nothing of the heuristic's, the planner's or the history reading's."""
+    borrowed = {"pusoy.ai.heuristic", "pusoy.ai.plan", "pusoy.ai.inference", "pusoy.ai.expert"}
+    for name, value in vars(ismcts).items():
+        assert getattr(value, "__module__", None) not in borrowed, name
+        assert getattr(value, "__name__", None) not in borrowed, name
 
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("ISMCTS asked the heuristic")
