@@ -7,7 +7,10 @@ import tempfile
 from pathlib import Path
 
 bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
-# ASGI workers: a long-polling `?wait=` request waits on the event loop, not on a thread.
+# uvicorn workers serving pusoy_api.asgi:application, which routes by kind of request
+# (pusoy_api.serving): a `?wait=` long-poll or an event stream waits on the event loop,
+# holding no thread; every other request runs on one of WEB_THREADS pool threads through
+# Django's WSGI handler.
 worker_class = "uvicorn_worker.UvicornWorker"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))

@@ -48,6 +48,12 @@ def countdown_max() -> float:
     return min(60.0, visibility / 2)
 
 
+# Celery's import of the task modules returns at once to a second thread that asks while
+# the first is still importing: that thread would miss the task (tests/foundation/
+# test_task_queue_threads.py). A web process serves requests on several threads.
+_import_lock = threading.Lock()
+
+
 def task_named(name: str) -> Task:
     """The registered task of that name. Callers queue by name, so a service never
     imports a task module (tasks import services; the name breaks the circle)."""
@@ -55,7 +61,9 @@ def task_named(name: str) -> Task:
     if name not in tasks:
         # A web process imports the apps' task modules only when asked: this is the
         # autodiscovery a worker does at start (pusoy_api/celery.py), done once.
-        current_app.loader.import_default_modules()
+        with _import_lock:
+            if name not in tasks:
+                current_app.loader.import_default_modules()
     return tasks[name]
 
 

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_safe
 from drf_spectacular.generators import SchemaGenerator
 
 from pusoy_api.revalidated import etag_of, revalidated
+from pusoy_api.serving import STREAMS
 from webclient import schema_client
 
 # The page runs only its own files: no inline script, nothing from another origin.
@@ -59,10 +60,11 @@ def favicon(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def index(request: HttpRequest) -> HttpResponse:
-    # The event stream needs an ASGI server (docs/long-polling.md): a WSGI one (runserver,
-    # the tests' live server) would hold a stream's answer until the stream ends, so the
-    # page is told to use the feed's long-poll there.
-    streams = "wsgi.version" not in request.META
+    # The event stream needs an ASGI server (docs/long-polling.md): a bare WSGI one
+    # (runserver, the tests' live server) would hold a stream's answer until the stream
+    # ends, so the page is told to use the feed's long-poll there. The served layout runs
+    # this page under WSGI too, behind a server that sends streams to the event loop.
+    streams = "wsgi.version" not in request.META or request.META.get(STREAMS, False)
     response = render(request, "webclient/index.html", {"streams": streams})
     response["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
     return response

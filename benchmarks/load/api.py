@@ -2,16 +2,22 @@
 
 Starts everything itself on loopback and stops it at the end: a fresh PostgreSQL
 database (``pusoy_bench`` on 127.0.0.1:5432, user postgres, dropped afterwards) and
-gunicorn with the uvicorn worker on a free port. Prints:
+gunicorn on free ports, in each server model named by ``--servers`` (``MODELS``: the
+served layout ``by-kind``, the one before it ``asgi``, and ``gthread`` for reference).
+Prints:
 
-1. POST move latency p50/p95 (one client, sequential, keep-alive HTTP), interleaved with
-   a bare psycopg ``INSERT`` + ``COMMIT`` on the same database, and their ratio;
+1. per server model, interleaved in one loop (one client per model, sequential,
+   keep-alive HTTP): POST move, GET state and GET players/me latency p50/p95, a bare
+   psycopg ``INSERT`` + ``COMMIT`` on the same database between moves, the ratios of
+   their p50s, and the web CPU per turn (the mover's GET state and its POST);
 2. database queries per request (state, POST move, GET moves), early and late in a deal,
    counted in-process with ``CaptureQueriesContext``;
-3. complete 4-player games per minute, played over HTTP by concurrent clients;
-4. long-poll: N clients waiting in ``GET moves?wait=30`` on one server process, then one
-   move: time until each is woken, an ordinary request's latency while they wait, and the
-   database connections and threads of the server meanwhile.
+3. per server model: complete 4-player games per minute, played over HTTP by concurrent
+   clients;
+4. per server model that waits on an event loop: N clients waiting in
+   ``GET moves?wait=30`` on one server process, then one move: time until each is woken,
+   an ordinary request's latency while they wait, and the database connections and
+   threads of the server meanwhile.
 
 Numbers only: nothing here asserts a time. Options: ``--help``; the environment variable
 BENCH_SETTINGS names another settings module for the server (to compare a change).
@@ -41,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+from uvicorn_worker import UvicornWorker
 
 ROOT = Path(__file__).resolve().parents[2]
 PG: dict[str, Any] = {"host": "127.0.0.1", "port": 5432, "user": "postgres"}
@@ -160,9 +167,50 @@ def server_env(port: int, workers: int, pool: int) -> dict[str, str]:
     return env
 
 
+class AsgiBeforeWorker(UvicornWorker):
+    """uvicorn as the layout before issue 41 ran it: its pure-Python HTTP parser (h11) and
+    asyncio's loop (httptools and uvloop were not installed then)."""
+
+    CONFIG_KWARGS = {"loop": "asyncio", "http": "h11"}
+
+
+@dataclass(frozen=True)
+class Model:
+    """A way to run the web server: gunicorn with `worker_class` (the config's own when
+    None) serving `app`."""
+
+    app: str
+    worker_class: str | None
+    describe: str
+    waits_on_loop: bool = True
+
+
+MODELS = {
+    "by-kind": Model(
+        "pusoy_api.asgi:application",
+        None,
+        "gunicorn + uvicorn workers (httptools, uvloop): plain requests on Django's WSGI"
+        " handler in a thread pool, waits and streams on its ASGI handler (served today)",
+    ),
+    "asgi": Model(
+        "pusoy_api.asgi:asgi_only",
+        "benchmarks.load.api.AsgiBeforeWorker",
+        "gunicorn + uvicorn workers (h11, asyncio): every request through Django's ASGI"
+        " handler (the layout before issue 41)",
+    ),
+    "gthread": Model(
+        "pusoy_api.wsgi:application",
+        "gthread",
+        "gunicorn gthread workers (WEB_THREADS threads), WSGI only: each wait holds a"
+        " thread (for reference; not served)",
+        waits_on_loop=False,
+    ),
+}
+
+
 @dataclass
 class Server:
-    """gunicorn + uvicorn workers on loopback; stopped (and its process group) on exit."""
+    """gunicorn on loopback in one of MODELS; stopped (and its process group) on exit."""
 
     workers: int
     pool: int
@@ -171,6 +219,7 @@ class Server:
     proc: subprocess.Popen | None = None
     # Extra environment for the server (e.g. a Celery broker for AI benchmarks).
     extra_env: dict[str, str] = field(default_factory=dict)
+    model: str = "by-kind"
 
     @property
     def pid(self) -> int:
@@ -181,13 +230,16 @@ class Server:
 
     def __enter__(self) -> Server:
         log = open(self.logdir / f"gunicorn-{self.port}.log", "wb")
+        model = MODELS[self.model]
+        command = [str(Path(sys.executable).with_name("gunicorn")), "-c"]
+        command.append("pusoy_api/gunicorn_conf.py")
+        if model.worker_class == "gthread":
+            threads = self.extra_env.get("WEB_THREADS", "8")
+            command += ["--worker-class", "gthread", "--threads", threads]
+        elif model.worker_class:
+            command += ["--worker-class", model.worker_class]
         self.proc = subprocess.Popen(
-            [
-                str(Path(sys.executable).with_name("gunicorn")),
-                "-c",
-                "pusoy_api/gunicorn_conf.py",
-                "pusoy_api.asgi:application",
-            ],
+            [*command, model.app],
             cwd=ROOT,
             env={**server_env(self.port, self.workers, self.pool), **self.extra_env},
             stdout=log,
@@ -219,6 +271,15 @@ class Server:
         stat = Path(f"/proc/{self.worker_pids()[0]}/stat").read_text()
         fields = stat.rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def workers_cpu_seconds(self) -> float:
+        """User + system CPU of all its worker processes so far."""
+        total = 0
+        for pid in self.worker_pids():
+            with contextlib.suppress(OSError):
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                total += int(fields[11]) + int(fields[12])
+        return total / os.sysconf("SC_CLK_TCK")
 
     def worker_stats(self) -> dict[str, int]:
         """Threads and resident memory (MiB) of the first worker process."""
@@ -307,15 +368,26 @@ def play_turn(
 ) -> tuple[float, dict[str, Any]]:
     """The seat to play reads its state and plays a random legal move (as the API lists
     them); returns the POST's latency and the mover's state after it."""
+    post_seconds, _, state = timed_turn(players, game_id, turn, rng)
+    return post_seconds, state
+
+
+def timed_turn(
+    players: list[Http], game_id: str, turn: int, rng: random.Random
+) -> tuple[float, float, dict[str, Any]]:
+    """play_turn, also timing the mover's GET state: (POST seconds, GET seconds, state)."""
     client = players[turn]
-    state = client.ok("GET", f"/api/v1/games/{game_id}/state")["deal"]
+    status, body, get_seconds = client.call("GET", f"/api/v1/games/{game_id}/state")
+    if status != 200:
+        raise RuntimeError(f"GET state -> {status}: {body}")
+    state = body["deal"]
     move = rng.choice(state["legal_moves"])
     status, body, elapsed = client.call(
         "POST", f"/api/v1/games/{game_id}/moves", {**move, "expected_seq": state["seq"]}
     )
     if status != 201:
         raise RuntimeError(f"move refused: {status} {body}")
-    return elapsed, body["state"]
+    return elapsed, get_seconds, body["state"]
 
 
 def next_turn(state: dict[str, Any]) -> int | None:
@@ -331,10 +403,18 @@ def first_turn(players: list[Http], game_id: str) -> int:
 # --- 1. Move latency next to a bare commit -----------------------------------------------------
 
 
-def bench_move_latency(server: Server, moves: int) -> dict[str, Any]:
-    players = register(server.port, 4, "lat")
+def bench_move_latency(servers: dict[str, Server], moves: int) -> dict[str, Any]:
+    """Each server model's own four players and games, their turns interleaved (one turn
+    on each model in turn, a bare commit after each), so every model meets the same
+    moments of a shared machine's load."""
     rng = random.Random(1)
-    move_times: list[float] = []
+    players = {name: register(server.port, 4, f"lat{name[:2]}") for name, server in servers.items()}
+    games = dict.fromkeys(servers, "")
+    turns: dict[str, int | None] = dict.fromkeys(servers)
+    times: dict[str, dict[str, list[float]]] = {
+        name: {"move": [], "state": [], "me": []} for name in servers
+    }
+    cpu = dict.fromkeys(servers, 0.0)
     commit_times: list[float] = []
     payload = json.dumps({"action": "play", "cards": ["3C", "3D", "3H"], "pad": "x" * 200})
     with psycopg.connect(dbname=DB, **PG) as bare:
@@ -343,36 +423,53 @@ def bench_move_latency(server: Server, moves: int) -> dict[str, Any]:
             " (id bigserial PRIMARY KEY, payload jsonb, created_at timestamptz DEFAULT now())"
         )
         bare.commit()
-        game_id, turn = "", None
         for _ in range(5):  # warm-up: connections, caches
             bare.execute("INSERT INTO bench_commit (payload) VALUES (%s)", [payload])
             bare.commit()
-        while len(move_times) < moves:
-            if turn is None:
-                game_id = new_game(players)
-                turn = first_turn(players, game_id)
-            elapsed, state = play_turn(players, game_id, turn, rng)
-            move_times.append(elapsed)
-            turn = next_turn(state)
-            started = time.perf_counter()
-            bare.execute("INSERT INTO bench_commit (payload) VALUES (%s)", [payload])
-            bare.commit()
-            commit_times.append(time.perf_counter() - started)
+        for i in range(moves + 10):
+            for name, server in servers.items():
+                if turns[name] is None:
+                    games[name] = new_game(players[name])
+                    turns[name] = first_turn(players[name], games[name])
+                before = server.workers_cpu_seconds()
+                post, get, state = timed_turn(players[name], games[name], turns[name] or 0, rng)
+                if i >= 10:  # the first turns warm each server up
+                    cpu[name] += server.workers_cpu_seconds() - before
+                    times[name]["move"].append(post)
+                    times[name]["state"].append(get)
+                turns[name] = next_turn(state)
+                started = time.perf_counter()
+                bare.execute("INSERT INTO bench_commit (payload) VALUES (%s)", [payload])
+                bare.commit()
+                if i >= 10:
+                    commit_times.append(time.perf_counter() - started)
     # The framework's floor: an authenticated GET that reads one row after the token.
-    floor = [players[0].call("GET", "/api/v1/players/me")[2] for _ in range(200)]
+    for _ in range(200):
+        for name in servers:
+            times[name]["me"].append(players[name][0].call("GET", "/api/v1/players/me")[2])
+    commit = pct(commit_times, 50)
     return {
-        "move": move_times,
         "commit": commit_times,
-        "floor": floor,
-        "ratio": pct(move_times, 50) / pct(commit_times, 50),
+        "models": {
+            name: {
+                **series,
+                "ratio": pct(series["move"], 50) / commit,
+                "state_ratio": pct(series["state"], 50) / commit,
+                "me_ratio": pct(series["me"], 50) / commit,
+                "cpu_per_turn": cpu[name] / moves,
+            }
+            for name, series in times.items()
+        },
     }
 
 
 # --- 3. Games per minute ------------------------------------------------------------------------
 
 
-def bench_games_per_minute(server: Server, parallel: int, seconds: float) -> dict[str, Any]:
-    players = register(server.port, 4 * parallel, "gpm")
+def bench_games_per_minute(
+    server: Server, parallel: int, seconds: float, players: list[Http] | None = None
+) -> dict[str, Any]:
+    players = players or register(server.port, 4 * parallel, "gpm")
     finished = [0] * parallel
     moves = [0] * parallel
     errors: list[BaseException] = []
@@ -580,6 +677,85 @@ def machine() -> str:
     )
 
 
+def print_long_poll(name: str, lp: dict[str, Any]) -> None:
+    print(f"\n4. [{name}] long-poll, one worker process, {lp['waiters']} clients in wait=30:")
+    print(
+        f"   all first answers done {lp['waiting']['settle_seconds']:.1f} s after sending;"
+        f" answered before the move: {lp['waiting']['answered_early']}"
+    )
+    print(
+        f"   worker CPU while they wait, nothing else happening:"
+        f" {lp['waiting']['cpu_share'] * 100:.1f}% of a core"
+    )
+    print("   ordinary GET state, no waiters:   ", ms(lp["idle"]["latency"]))
+    print("   ordinary GET state, while waiting:", ms(lp["waiting"]["latency"]))
+    print(f"   POST move that wakes them: {lp['post_seconds'] * 1000:.1f} ms")
+    if lp["woken"]:
+        print("   time from sending the move until woken:", ms(lp["woken"]))
+    print(f"   not woken with the move: {lp['not_woken']}")
+    print(f"   DB connections by state, idle server:  {lp['idle']['db']}")
+    print(f"   DB connections by state, while waiting: {lp['waiting']['db']}")
+    print(f"   worker process, idle:    {lp['idle']['server']}")
+    print(f"   worker process, waiting: {lp['waiting']['server']}")
+    print(f"   worker process, after:   {lp['after']}", flush=True)
+
+
+def print_latency(lat: dict[str, Any]) -> None:
+    print("\n1. one client per server model, sequential, the models' turns interleaved:")
+    print("   bare INSERT+COMMIT (psycopg):  ", ms(lat["commit"]))
+    for name, series in lat["models"].items():
+        print(f"   [{name}]")
+        print("   POST move:                     ", ms(series["move"]))
+        print("   GET state (the mover's, first):", ms(series["state"]))
+        print("   for scale, GET players/me:     ", ms(series["me"]))
+        print(
+            f"   move p50 / commit p50 = {series['ratio']:.1f}x (goal: <= 5x);"
+            f" GET players/me p50 / commit p50 = {series['me_ratio']:.1f}x,"
+            f" GET state p50 / commit p50 = {series['state_ratio']:.1f}x (goal: <= 2x)"
+        )
+        print(
+            f"   web CPU per turn (GET state + POST move): {series['cpu_per_turn'] * 1000:.1f} ms",
+            flush=True,
+        )
+
+
+def bench_models_concurrent(models: list[str], args: argparse.Namespace, logs: Path) -> None:
+    """Concurrent games on each model in turn, in ROUNDS short rounds, so that every model
+    meets the same stretches of a shared machine's load."""
+    rounds = 3
+    totals: dict[str, dict[str, Any]] = {
+        name: {"games": 0, "moves": 0, "seconds": 0.0, "errors": []} for name in models
+    }
+    with contextlib.ExitStack() as stack:
+        servers = {
+            name: stack.enter_context(Server(args.workers, args.pool, logs, model=name))
+            for name in models
+        }
+        players = {
+            name: register(server.port, 4 * args.parallel, "gpm")
+            for name, server in servers.items()
+        }
+        for _ in range(rounds):
+            for name, server in servers.items():
+                gpm = bench_games_per_minute(
+                    server, args.parallel, args.seconds / rounds, players[name]
+                )
+                for key in ("games", "moves", "seconds", "errors"):
+                    totals[name][key] += gpm[key]
+    print(
+        f"\n3. {args.parallel} concurrent games (each move = GET state + POST move),"
+        f" {rounds} rounds of {args.seconds / rounds:.0f} s per model, alternated:"
+    )
+    for name, total in totals.items():
+        print(
+            f"   [{name}] {total['games']} complete 4-player games ({total['moves']} moves)"
+            f" in {total['seconds']:.1f} s = {total['games'] / total['seconds'] * 60:.1f}"
+            f" games/min, {total['moves'] / total['seconds']:.0f} moves/s;"
+            f" errors: {total['errors'] or 'none'}",
+            flush=True,
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=400, help="moves timed for latency")
@@ -588,7 +764,20 @@ def main() -> None:
     parser.add_argument("--waiters", type=int, default=500, help="long-poll clients")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (1-3)")
     parser.add_argument("--pool", type=int, default=10, help="DB_POOL_MAX_SIZE per worker")
+    parser.add_argument(
+        "--servers",
+        default="by-kind,asgi",
+        help=f"server models, comma-separated, side by side in one run: {', '.join(MODELS)}",
+    )
+    parser.add_argument(
+        "--sections", default="1,2,3,4", help="which of the numbered measures to run"
+    )
     args = parser.parse_args()
+    models = args.servers.split(",")
+    unknown = [m for m in models if m not in MODELS]
+    if unknown:
+        parser.error(f"unknown server model(s) {unknown}; known: {', '.join(MODELS)}")
+    sections = set(args.sections.split(","))
 
     print(f"machine: {machine()}", flush=True)
     admin(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
@@ -602,56 +791,33 @@ def main() -> None:
         )
         with tempfile.TemporaryDirectory(prefix="pusoy-bench-") as tmp:
             logs = Path(tmp)
-            print(
-                f"\nserver: gunicorn + uvicorn_worker, {args.workers} worker(s), "
-                f"DB_POOL_MAX_SIZE={args.pool}, DEBUG off",
-                flush=True,
-            )
-            with Server(args.workers, args.pool, logs) as server:
-                lat = bench_move_latency(server, args.moves)
-                print("\n1. POST move (one client, sequential):", ms(lat["move"]))
-                print("   bare INSERT+COMMIT (psycopg):     ", ms(lat["commit"]))
-                print(f"   move p50 / commit p50 = {lat['ratio']:.1f}x (goal: <= 5x)")
-                print("   for scale, GET players/me:         ", ms(lat["floor"]), flush=True)
-                gpm = bench_games_per_minute(server, args.parallel, args.seconds)
-                print(
-                    f"\n3. {args.parallel} concurrent games: {gpm['games']} complete 4-player games"
-                    f" ({gpm['moves']} moves) in {gpm['seconds']:.1f} s ="
-                    f" {gpm['per_minute']:.1f} games/min,"
-                    f" {gpm['moves'] / gpm['seconds']:.0f} moves/s"
-                    f" (each move = GET state + POST move); errors: {gpm['errors'] or 'none'}",
-                    flush=True,
-                )
-            with Server(1, args.pool, logs) as server:
-                lp = asyncio.run(bench_long_poll(server, args.waiters))
-            print(f"\n4. long-poll, one worker process, {lp['waiters']} clients in wait=30:")
-            print(
-                f"   all first answers done {lp['waiting']['settle_seconds']:.1f} s after sending;"
-                f" answered before the move: {lp['waiting']['answered_early']}"
-            )
-            print(
-                f"   worker CPU while they wait, nothing else happening:"
-                f" {lp['waiting']['cpu_share'] * 100:.1f}% of a core"
-            )
-            print("   ordinary GET state, no waiters:   ", ms(lp["idle"]["latency"]))
-            print("   ordinary GET state, while waiting:", ms(lp["waiting"]["latency"]))
-            print(f"   POST move that wakes them: {lp['post_seconds'] * 1000:.1f} ms")
-            if lp["woken"]:
-                print("   time from sending the move until woken:", ms(lp["woken"]))
-            print(f"   not woken with the move: {lp['not_woken']}")
-            print(f"   DB connections by state, idle server:  {lp['idle']['db']}")
-            print(f"   DB connections by state, while waiting: {lp['waiting']['db']}")
-            print(f"   worker process, idle:    {lp['idle']['server']}")
-            print(f"   worker process, waiting: {lp['waiting']['server']}")
-            print(f"   worker process, after:   {lp['after']}", flush=True)
-        counts = bench_query_counts()
-        print("\n2. database queries per request (in-process, CaptureQueriesContext):")
-        for name in counts["early"]:
-            if name != "seq":
-                print(
-                    f"   {name:24} early (seq {counts['early']['seq']}): {counts['early'][name]:3}"
-                    f"   late (seq {counts['late']['seq']}): {counts['late'][name]:3}"
-                )
+            print(f"\n{args.workers} worker(s) per server, DB_POOL_MAX_SIZE={args.pool}, DEBUG off")
+            for name in models:
+                print(f"   [{name}] {MODELS[name].describe}", flush=True)
+            if "1" in sections:
+                with contextlib.ExitStack() as stack:
+                    servers = {
+                        name: stack.enter_context(Server(args.workers, args.pool, logs, model=name))
+                        for name in models
+                    }
+                    print_latency(bench_move_latency(servers, args.moves))
+            if "3" in sections:
+                bench_models_concurrent(models, args, logs)
+            for name in models if "4" in sections else []:
+                if not MODELS[name].waits_on_loop:
+                    continue
+                with Server(1, args.pool, logs, model=name) as server:
+                    print_long_poll(name, asyncio.run(bench_long_poll(server, args.waiters)))
+        if "2" in sections:
+            counts = bench_query_counts()
+            print("\n2. database queries per request (in-process, CaptureQueriesContext):")
+            for name in counts["early"]:
+                if name != "seq":
+                    print(
+                        f"   {name:24} early (seq {counts['early']['seq']}):"
+                        f" {counts['early'][name]:3}"
+                        f"   late (seq {counts['late']['seq']}): {counts['late'][name]:3}"
+                    )
     finally:
         admin(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
 

@@ -1,7 +1,8 @@
 """The event feed's stream under the real server: ``python -m benchmarks.load.events``.
 
 Starts everything itself on loopback (as benchmarks/load/api.py does, with its own database
-``pusoy_bench_events``, dropped afterwards; gunicorn with one uvicorn worker) and prints:
+``pusoy_bench_events``, dropped afterwards; gunicorn with one worker, in the server
+model ``--server`` names) and prints:
 
 1. event latency: a player's SSE stream (``GET events/stream``) while four players make
    MOVES moves one after the other; for each `move` event, the time from the event's row
@@ -182,6 +183,9 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=200, help="moves timed for latency")
     parser.add_argument("--clients", type=int, default=500, help="concurrent SSE clients")
     parser.add_argument("--pool", type=int, default=10, help="DB_POOL_MAX_SIZE per worker")
+    parser.add_argument(
+        "--server", default="by-kind", choices=list(api.MODELS), help="the web server model"
+    )
     args = parser.parse_args()
     print(f"machine: {machine()}", flush=True)
     admin(f"DROP DATABASE IF EXISTS {api.DB} WITH (FORCE)")
@@ -195,16 +199,17 @@ def main() -> None:
         )
         with tempfile.TemporaryDirectory(prefix="pusoy-bench-") as tmp:
             print(
-                f"\nserver: gunicorn + uvicorn_worker, 1 worker, DB_POOL_MAX_SIZE={args.pool}",
+                f"\nserver [{args.server}]: {api.MODELS[args.server].describe}; 1 worker,"
+                f" DB_POOL_MAX_SIZE={args.pool}",
                 flush=True,
             )
-            with Server(1, args.pool, Path(tmp)) as server:
+            with Server(1, args.pool, Path(tmp), model=args.server) as server:
                 lat = bench_latency(server, args.moves)
                 print(f"\n1. move event to an SSE client ({len(lat['from_write'])} moves):")
                 print("   from the event's write (in the transaction):", ms(lat["from_write"]))
                 print("   from sending the POST (the whole move):     ", ms(lat["from_sent"]))
                 print("   from the POST's answer at its client:       ", ms(lat["from_answer"]))
-            with Server(1, args.pool, Path(tmp)) as server:
+            with Server(1, args.pool, Path(tmp), model=args.server) as server:
                 crowd = asyncio.run(bench_crowd(server, args.clients))
             print(f"\n2. {crowd['clients']} concurrent SSE clients on one worker process:")
             for when in ("before", "during", "after"):

@@ -4,7 +4,9 @@ load of concurrent games for a bounded time: ``python -m benchmarks.load.scale_o
 The web processes keep no game state, so any request may go to any server. Each game
 seats two humans and two AI levels; the two humans talk to DIFFERENT servers, and each
 waits for its turn by long-polling its own server, so every wake-up by the other human's
-move, or by an AI move applied in a worker, crossed processes. At the end every game is
+move, or by an AI move applied in a worker, crossed processes. Every player is
+registered before the clock starts (a password hash is not play) and plays game after
+game. At the end every game is
 audited (`verify_game --all`). Prints requests by status (any 5xx is a failure),
 moves per second, wake-ups, POST latency and the audit's verdict. Numbers only.
 
@@ -119,8 +121,31 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=12, help="games played at once")
     parser.add_argument("--seconds", type=float, default=90, help="load duration")
+    parser.add_argument(
+        "--servers",
+        default="asgi,by-kind",
+        help="web server models (benchmarks.load.api.MODELS), run one after the other on"
+        f" the same machine: {', '.join(bench.MODELS)}",
+    )
     args = parser.parse_args()
+    models = args.servers.split(",")
+    unknown = [m for m in models if m not in bench.MODELS]
+    if unknown:
+        parser.error(f"unknown server model(s) {unknown}; known: {', '.join(bench.MODELS)}")
     print(f"machine: {bench.machine()}", flush=True)
+    rates = {}
+    for model in models:
+        print(f"\n=== [{model}] {bench.MODELS[model].describe}", flush=True)
+        rates[model] = run(model, args.games, args.seconds)
+    print("\nmoves per web CPU-second (all moves stored / CPU of both web servers):")
+    first = rates[models[0]]
+    for model, rate in rates.items():
+        print(f"   [{model}] {rate:.1f} ({rate / first:.2f}x [{models[0]}])")
+
+
+def run(model: str, games: int, seconds: float) -> float:
+    """One scale-out run with web servers of `model`: its report printed; the moves per
+    web CPU-second returned."""
     queue = f"scale-{secrets.token_hex(4)}"
     extra = {
         "CELERY_BROKER_URL": REDIS,
@@ -187,33 +212,49 @@ def main() -> None:
                 )
             )
             with (
-                bench.Server(1, 8, logs, extra_env=extra) as one,
-                bench.Server(1, 8, logs, extra_env=extra) as two,
+                bench.Server(1, 8, logs, extra_env=extra, model=model) as one,
+                bench.Server(1, 8, logs, extra_env=extra, model=model) as two,
             ):
                 ports = {1: one.port, 2: two.port}
                 print(
-                    f"web servers on :{one.port} and :{two.port} (gunicorn + uvicorn, 1 worker"
-                    f" each), 2 Celery workers (concurrency 1) and beat; {args.games} games"
-                    f" at once for {args.seconds:.0f} s",
+                    f"web servers on :{one.port} and :{two.port} ({model}, 1 worker"
+                    f" each), 2 Celery workers (concurrency 1) and beat; {games} games"
+                    f" at once for {seconds:.0f} s",
                     flush=True,
                 )
+                # Each slot's two players, registered before the clock: a registration
+                # costs the web a password hash (~0.2 s of CPU), which is not playing.
+                pairs = [
+                    (
+                        bench.register(ports[1], 1, f"s{slot}a")[0],
+                        bench.register(ports[2], 1, f"s{slot}b")[0],
+                    )
+                    for slot in range(games)
+                ]
                 tally = Tally()
                 game_ids: list[str] = []
-                stop = time.monotonic() + args.seconds
+                stop = time.monotonic() + seconds
                 threads: list[threading.Thread] = []
 
                 def run_games(slot: int) -> None:
+                    a, b = pairs[slot]
                     while time.monotonic() < stop - 5:
-                        a = bench.register(ports[1], 1, f"s{slot}a")[0]
-                        b = bench.register(ports[2], 1, f"s{slot}b")[0]
                         seats = [
                             {"type": "human"},
                             {"type": "ai", "level": "greedy"},
                             {"type": "human"},
                             {"type": "ai", "level": "heuristic"},
                         ]
-                        game = a.ok("POST", "/api/v1/games", {"seats": seats})
-                        b.ok("POST", f"/api/v1/games/{game['id']}/join", {})
+                        # Counted like every other request: a 5xx here is a failure
+                        # of the run, reported, not a thread that dies unseen.
+                        status, game, _ = a.call("POST", "/api/v1/games", {"seats": seats})
+                        tally.count(1, status)
+                        if status != 201:
+                            continue
+                        status, _, _ = b.call("POST", f"/api/v1/games/{game['id']}/join", {})
+                        tally.count(2, status)
+                        if status != 200:
+                            continue
                         with tally.lock:
                             game_ids.append(game["id"])
                         pair = [
@@ -237,13 +278,13 @@ def main() -> None:
                 }
                 backends: set[int] = set()
                 started = time.monotonic()
-                for slot in range(args.games):
+                for slot in range(games):
                     threads.append(threading.Thread(target=run_games, args=(slot,)))
                     threads[-1].start()
                 while any(t.is_alive() for t in threads):
                     backends.update(postgres_backends())
                     time.sleep(2)
-                seconds = time.monotonic() - started
+                elapsed = time.monotonic() - started
                 cpu = {
                     "web": cpu_seconds([d for p in web for d in descendants(p)])
                     - cpu_before["web"],
@@ -258,7 +299,7 @@ def main() -> None:
             print(f"5xx answers: {errors}")
             print(
                 f"games: {len(game_ids)} started, {tally.finished} finished;"
-                f" human moves: {tally.moves} ({tally.moves / seconds:.1f}/s) in {seconds:.0f} s"
+                f" human moves: {tally.moves} ({tally.moves / elapsed:.1f}/s) in {elapsed:.0f} s"
             )
             print(
                 f"long-poll answers with news (woken across processes): {tally.wakeups};"
@@ -274,10 +315,16 @@ def main() -> None:
                 )
             all_moves = sum(by_actor.values())
             print(f"moves stored by actor: {by_actor}")
+            web_rate = all_moves / cpu["web"] if cpu["web"] else float("nan")
+            requests = sum(tally.status.values())
+            print(
+                f"web: {requests} requests, {requests / all_moves:.2f} per move;"
+                f" {cpu['web'] / requests * 1000:.1f} ms of web CPU per request"
+            )
             for part, used in cpu.items():
                 rate = all_moves / used if used else float("nan")
                 print(
-                    f"CPU {part}: {used:.1f} s = {used / seconds:.2f} cores;"
+                    f"CPU {part}: {used:.1f} s = {used / elapsed:.2f} cores;"
                     f" {rate:.0f} moves per CPU-second (all {all_moves} moves)"
                 )
             audit = subprocess.run(
@@ -298,6 +345,7 @@ def main() -> None:
         for p in processes:
             bench.stop_group(p)
         bench.admin(f"DROP DATABASE IF EXISTS {bench.DB} WITH (FORCE)")
+    return web_rate
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 
 Prints, on positions taken from real deals (4 players, every preset):
 
-1. time per move per level (p50, p95, max), the expert at a given budget;
+1. time per move per level (p50, p95, max), the expert at a given budget, and the
+   ``learned`` bot (``pusoy.ai.learned``, not one of the lobby's levels);
 2. the expert's raw speed: heuristic rollouts per second (a rollout finishes the deal
    from a sampled world), and hand plans per second for fresh 13-card hands.
 
@@ -20,6 +21,8 @@ import time
 from pusoy import compiled
 from pusoy.ai import LEVELS, Budget, choose_move
 from pusoy.ai.expert import collect_as_before, collect_less, rollout
+from pusoy.ai.learned import learned_move
+from pusoy.ai.learned.model import shipped
 from pusoy.ai.plan import clear_plan_cache, plan
 from pusoy.ai.worlds import WorldSampler
 from pusoy.engine import PRESETS, DealState, PlayerView
@@ -60,13 +63,17 @@ def main() -> None:
     print(f"search modules: {compiled.STATUS}")
     print(f"{'level':<10} {'moves':>6} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}")
     budget = Budget(seconds=args.budget_ms / 1000)
-    for level in LEVELS:
+    shipped()  # loaded once per process, as in a worker: not part of a move's time
+    for level in (*LEVELS, "learned"):
         sample = views[: args.expert_positions] if level == "expert" else views
         times = []
         clear_plan_cache()  # the positions were played by the heuristic: start cold
         for view in sample:
             start = time.perf_counter()
-            choose_move(level, view, rng, budget=budget)
+            if level == "learned":  # (not one of LEVELS: pusoy.ai.learned)
+                learned_move(view, rng)
+            else:
+                choose_move(level, view, rng, budget=budget)
             times.append((time.perf_counter() - start) * 1000)
         print(
             f"{level:<10} {len(times):>6} {percentile(times, 0.5):8.2f}"

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from pusoy.ai import LEVELS, Budget
+from pusoy.ai import Budget
 from pusoy.ai.arena import (
     DealOutcome,
     LevelStats,
@@ -49,9 +49,8 @@ MEMBERS: dict[str, str] = {
     "hoarder": "pusoy.ai.styles:hoarder_move",
     "shedder": "pusoy.ai.styles:shedder_move",
     "greedy": "greedy",
+    "learned": "pusoy.ai.learned:learned_move",
 }
-if "learned" in LEVELS:  # the learned policy joins as soon as it is a level
-    MEMBERS["learned"] = "learned"
 
 # The candidate's seat and the member's three, rotated deal by deal.
 SEATS: Final = ("candidate", "member", "member", "member")

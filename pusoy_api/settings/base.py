@@ -109,6 +109,10 @@ USING_POSTGRES = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresq
 # connections would leak; psycopg's pool (Django >= 5.1) reuses connections instead and
 # saves the connect on every request. Size it to the threads a web process runs.
 DB_POOL_MAX_SIZE = env.int("DB_POOL_MAX_SIZE", default=10)
+# Threads per web process for plain requests (pusoy_api.serving: everything but waits and
+# streams). Each holds a pooled connection while it runs a request, so fewer than
+# DB_POOL_MAX_SIZE: the rest is left for the waits' reads (capped at half the pool).
+WEB_THREADS = env.int("WEB_THREADS", default=8)
 # Outages (docs/operations.md): a request must get its answer, a 503 if need be, within
 # a couple of seconds whether the database refuses connections or stops answering.
 # - DB_POOL_TIMEOUT: the longest a request waits for a pooled connection while the

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pusoy.ai import LEVELS, Budget, choose_move, expert, timeout_move
+from pusoy.ai.learned import learned_move
 from pusoy.engine import DealState, PlayerView, Rules
 from tests.ai.helpers import RULE_SPECS, positions, random_position
 
@@ -26,6 +27,7 @@ def test_fast_levels_and_timeout_move_are_legal(state: DealState, bot_seed: int)
     legal = view.legal_moves()
     for level in ("random", "greedy", "heuristic"):
         assert choose_move(level, view, random.Random(bot_seed)) in legal
+    assert learned_move(view, random.Random(bot_seed)) in legal
     assert timeout_move(view) in legal
 
 

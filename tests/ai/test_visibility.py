@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from pusoy.ai import Budget, choose_move
 from pusoy.ai.inference import ActionModel, chained_worlds
+from pusoy.ai.learned import learned_move
 from pusoy.ai.worlds import WorldSampler
 from pusoy.engine import Card, DealState, Move, Play, PlayerView, Rules
 from pusoy.engine.cards import cards_of
@@ -113,6 +114,7 @@ def test_bots_decide_from_the_view_alone(state: DealState, seed: int) -> None:
         assert a == b, level
     for name, bot in LEAGUE_BOTS.items():
         assert bot(view, random.Random(seed)) == bot(view2, random.Random(seed)), name
+    assert learned_move(view, random.Random(seed)) == learned_move(view2, random.Random(seed))
 
 
 def assert_agrees_with_the_view(view: PlayerView, hands: list[int]) -> None:

@@ -112,9 +112,17 @@ class ServeScript:
 
     def close(self) -> None:
         if self.process is not None and self.process.poll() is None:
+            # Every process of the script's session: each supervised one runs in a
+            # process group of its own (serve.sh's `set -m`), which killing the script's
+            # group alone left running, serving its port, after the test.
+            session = self.processes()
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.process.pid, signal.SIGKILL)
+            for pid, _ppid, _args in session:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
             self.process.wait(10)
+            wait_for(lambda: not self.processes(), timeout=30, what="every process gone")
         self.closed_log = self.log()
         shutil.rmtree(self.dir, ignore_errors=True)
 

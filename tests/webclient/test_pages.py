@@ -22,6 +22,20 @@ def test_the_page_is_a_shell_that_loads_only_its_own_files():
     assert "hand" not in body.lower()
 
 
+@pytest.mark.parametrize(
+    ("meta", "feed"),
+    [
+        # The test client is a bare WSGI server: it cannot stream.
+        ({}, "long-poll"),
+        # The served layout's WSGI side (pusoy_api.serving): its server streams.
+        ({"pusoy.streams": True}, "stream"),
+    ],
+)
+def test_the_page_streams_the_feed_only_where_the_server_streams(meta, feed):
+    body = Client().get("/", **meta).content.decode()
+    assert f'data-feed="{feed}"' in body
+
+
 def test_the_api_module_is_javascript_generated_from_the_schema_and_revalidated():
     client = Client()
     response = client.get("/app/api.js")

@@ -1,0 +1,113 @@
+"""The learned policy: its features, its shipped weights, its moves and its training step."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from pusoy.ai.heuristic import heuristic_move
+from pusoy.ai.learned import learned_move, learned_play
+from pusoy.ai.learned.dataset import Teacher, generate_chunk, state_from_row, state_row
+from pusoy.ai.learned.features import (
+    CANDIDATE_SIZE,
+    STATE_SIZE,
+    candidate_features,
+    candidates,
+    state_features,
+)
+from pusoy.ai.learned.model import WEIGHTS, Policy, shipped
+from pusoy.ai.learned.reinforce import evaluate_play, improve
+from pusoy.ai.learned.train import evaluate, examples, fit
+from pusoy.engine import DealState, PlayerView, Rules
+from pusoy.engine.fast import FastState
+from tests.ai.helpers import RULE_SPECS
+
+
+def _views(spec: object, players: int, seed: int) -> list[PlayerView]:
+    """The view of the seat to move at every point of a heuristic-played deal."""
+    state = DealState.from_seed(Rules.from_spec(spec), seed.to_bytes(32, "big"), players)
+    rng = random.Random(seed)
+    views = []
+    while not state.is_over:
+        view = state.view(state.turn)
+        views.append(view)
+        state.apply(heuristic_move(view, rng))
+    return views
+
+
+@pytest.mark.parametrize("spec", RULE_SPECS)
+def test_features_have_their_shapes_and_are_deterministic(spec: object) -> None:
+    for view in _views(spec, 4, 3)[:20]:
+        sim = FastState.from_view(view)
+        moves = candidates(sim)
+        s = state_features(sim)
+        c = candidate_features(sim, moves)
+        assert s.shape == (STATE_SIZE,)
+        assert c.shape == (len(moves), CANDIDATE_SIZE)
+        assert s.dtype == c.dtype == np.float32
+        assert np.isfinite(s).all()
+        assert np.isfinite(c).all()
+        again = FastState.from_view(view)
+        assert np.array_equal(s, state_features(again))
+        assert np.array_equal(c, candidate_features(again, candidates(again)))
+
+
+def test_a_position_row_rebuilds_the_seats_state() -> None:
+    rules = Rules.from_spec("philippine")
+    for view in _views("philippine", 4, 5):
+        sim = FastState.from_view(view)
+        back = state_from_row(rules, state_row(sim))
+        assert state_row(back) == state_row(sim)
+        assert back.legal_plays() == sim.legal_plays()
+
+
+def test_the_shipped_weights_load() -> None:
+    policy = shipped()
+    assert WEIGHTS.stat().st_size < 500_000
+    assert policy.Ws.shape[0] == STATE_SIZE
+    assert policy.Wc.shape[0] == CANDIDATE_SIZE
+    assert policy.Ws.shape[1] == policy.Wc.shape[1] == policy.b1.shape[0]
+    assert policy.W2.shape == (policy.b1.shape[0], policy.w3.shape[0])
+
+
+@pytest.mark.parametrize("spec", RULE_SPECS)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_learned_bots_play_whole_deals(spec: object, players: int) -> None:
+    """``apply`` rejects any illegal move."""
+    rng = random.Random(f"{spec}{players}")
+    state = DealState.from_seed(Rules.from_spec(spec), rng.randbytes(32), players)
+    while not state.is_over:
+        state.apply(learned_move(state.view(state.turn), rng))
+    assert state.result is not None
+
+
+def test_learned_move_on_another_seats_turn() -> None:
+    state = DealState.from_seed("philippine", bytes(32), 4)
+    with pytest.raises(ValueError, match="not seat"):
+        learned_move(state.view((state.turn + 1) % 4), random.Random(0))
+
+
+def test_a_few_training_steps_lower_the_loss_on_a_tiny_dataset() -> None:
+    rules = Rules.from_spec("philippine")
+    rows, chosen = generate_chunk(rules, Teacher("heuristic"), "tiny", 60)
+    data = examples(rules, rows, chosen)
+    policy = Policy.initial(np.random.default_rng(0), hidden=(16, 8))
+    before, _ = evaluate(policy, data)
+    trained = fit(policy, data, epochs=3, seed=0, lr=3e-3, batch_size=16)
+    after, _ = evaluate(trained, data)
+    assert after < before
+    # The bot plays what the trained weights prefer.
+    sim = state_from_row(rules, rows[0].tolist())
+    assert learned_play(sim, trained) in candidates(sim)
+
+
+def test_a_policy_gradient_step_plays_deals_and_moves_the_weights() -> None:
+    rules = Rules.from_spec("philippine")
+    policy = Policy.initial(np.random.default_rng(0), hidden=(16, 8))
+    improved = improve(policy, rules, updates=1, deals=4, seed=0, lr=1e-2, temperature=2.0)
+    assert improved.Ws.shape == policy.Ws.shape
+    assert not np.array_equal(improved.Ws, policy.Ws)
+    won, _paid = evaluate_play(improved, rules, 1, "test")
+    assert 0 <= won <= 1
