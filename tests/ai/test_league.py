@@ -20,6 +20,7 @@ from pusoy.ai.league import (
     MEMBERS,
     rules_named,
     run_league,
+    spec_of,
     standings,
     verdict,
 )
@@ -46,7 +47,9 @@ def test_the_house_rules_are_the_issues() -> None:
 
 
 def test_every_member_resolves() -> None:
-    assert {"heuristic", "expert", "ismcts", "hoarder", "shedder"} <= set(MEMBERS)
+    assert {"heuristic", "expert", "ismcts", "hoarder", "shedder", "learned"} <= set(MEMBERS)
+    for member in MEMBERS:
+        assert spec_of(member) == MEMBERS[member]
     with pytest.raises(ValueError, match="nobody"):
         run_league("heuristic", ["nobody"], rules_named("house"), 4)
 
