@@ -6,8 +6,11 @@ with the levels rotated through every seat): every level plays every seat positi
 equally, and luck of the cards cancels between levels. Deals run in worker processes.
 
 A seat is a level name (``expert``), a level with its own time budget in milliseconds
-(``expert@1000``: two budgets at one table), or, for benchmarks, a bot importable as
-``module:function`` taking ``(view, rng)`` (a frozen copy of an older bot, say).
+(``expert@1000``: two budgets at one table), a level bounded by rollouts alone
+(``expert/1000``: at most 1,000 rollouts a move, however long they take, so the load of
+the machine does not change its moves), or, for benchmarks, a bot importable as
+``module:function`` taking ``(view, rng)`` (a frozen copy of an older bot, say), or
+``module:function/N`` taking ``(view, rng, budget)`` with a budget of ``N`` iterations.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from pusoy.ai import LEVELS, Budget, choose_move
 from pusoy.engine.moves import Move
@@ -87,8 +90,19 @@ def rotation(seats: Sequence[str], index: int) -> tuple[str, ...]:
     return tuple(seats[(s - shift) % n] for s in range(n))
 
 
+# The wall time of a seat bounded by rollouts alone (``expert/1000``): far beyond any
+# search of the league's sizes, so only the rollouts bound it.
+NO_TIME_LIMIT: Final = 3600.0
+
+
 def seat_bot(seat: str, budget: Budget) -> Bot:
     """The bot a seat spec names (module doc); ValueError for an unknown one."""
+    seat, slash, count = seat.partition("/")
+    if slash:
+        try:
+            budget = Budget(seconds=NO_TIME_LIMIT, iterations=int(count))
+        except ValueError:
+            raise ValueError(f"bad budget in {seat}/{count}: a count >= 1 after '/'") from None
     if ":" in seat:
         module, _, name = seat.partition(":")
         try:
@@ -97,8 +111,16 @@ def seat_bot(seat: str, budget: Budget) -> Bot:
             raise ValueError(f"no bot {seat!r}: {error}") from None
         if not callable(found):
             raise ValueError(f"no bot {seat!r}: not a function")
-        bot: Bot = found
-        return bot
+        if not slash:
+            bot: Bot = found
+            return bot
+        bounded = budget
+
+        def search(view: PlayerView, rng: random.Random) -> Move:
+            move: Move = found(view, rng, bounded)
+            return move
+
+        return search
     level, at, ms = seat.partition("@")
     if level not in LEVELS:
         raise ValueError(f"unknown AI level {level!r}; known: {', '.join(LEVELS)}")
@@ -117,9 +139,23 @@ def seat_bot(seat: str, budget: Budget) -> Bot:
 def play_deal(task: tuple[int, tuple[str, ...], Rules, str, Budget]) -> DealOutcome:
     """Play game ``index`` to its end (a first deal: the opening card leads)."""
     index, seats, rules, seed, budget = task
+    return play_labelled_deal(index, seats, {seat: seat for seat in seats}, rules, seed, budget)
+
+
+def play_labelled_deal(
+    index: int,
+    seats: tuple[str, ...],
+    specs: dict[str, str],
+    rules: Rules,
+    seed: str,
+    budget: Budget,
+) -> DealOutcome:
+    """``play_deal`` with seats named by labels, each played by the bot of the seat spec
+    ``specs[label]`` (a benchmark's ``candidate`` and ``member`` may be the same bot);
+    the outcome names the labels."""
     n = len(seats)
     levels = rotation(seats, index)
-    bots = {level: seat_bot(level, budget) for level in set(levels)}
+    bots = {label: seat_bot(specs[label], budget) for label in set(levels)}
     state = DealState.from_seed(rules, deal_seed(seed, index // n), n)
     rng = random.Random(f"{seed}:{index}")
     times: dict[str, list[float]] = {level: [] for level in set(levels)}

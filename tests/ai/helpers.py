@@ -7,6 +7,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from pusoy.ai.arena import Bot, seat_bot
+from pusoy.ai.budget import Budget
 from pusoy.engine import DealState, Rules
 
 RULE_SPECS: list[Any] = [
@@ -45,3 +47,12 @@ positions = st.builds(
     seed=st.integers(0, 2**32),
     steps=st.integers(0, 60),
 )
+
+
+# The league's own bots (``pusoy.ai.league``), the search on a small budget: every bot of
+# the league but the levels, which the tests take from ``LEVELS``.
+LEAGUE_BOTS: dict[str, Bot] = {
+    "ismcts": seat_bot("pusoy.ai.ismcts:ismcts_move/12", Budget()),
+    "hoarder": seat_bot("pusoy.ai.styles:hoarder_move", Budget()),
+    "shedder": seat_bot("pusoy.ai.styles:shedder_move", Budget()),
+}

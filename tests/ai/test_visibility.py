@@ -17,7 +17,7 @@ from pusoy.ai.learned import learned_move
 from pusoy.ai.worlds import WorldSampler
 from pusoy.engine import Card, DealState, Move, Play, PlayerView, Rules
 from pusoy.engine.cards import cards_of
-from tests.ai.helpers import positions
+from tests.ai.helpers import LEAGUE_BOTS, positions
 
 
 def reachable_cards(value: object) -> Iterator[Card]:
@@ -112,6 +112,8 @@ def test_bots_decide_from_the_view_alone(state: DealState, seed: int) -> None:
         a = choose_move(level, view, random.Random(seed), budget=budget)
         b = choose_move(level, view2, random.Random(seed), budget=budget)
         assert a == b, level
+    for name, bot in LEAGUE_BOTS.items():
+        assert bot(view, random.Random(seed)) == bot(view2, random.Random(seed)), name
     assert learned_move(view, random.Random(seed)) == learned_move(view2, random.Random(seed))
 
 

@@ -1,0 +1,162 @@
+"""The league: a candidate bot against each of several opponents of different styles,
+never only against its own copy (issue 42; docs/ai.md, "The league").
+
+A member is a name in ``MEMBERS`` and a seat spec of ``pusoy.ai.arena`` (a level, a
+level bounded by rollouts as ``expert/1000``, or ``module:function``); adding one is one
+line. Against each member the candidate takes one seat and three copies of the member
+the others, the seats rotated (every deal is played once per rotation, as in the arena),
+and every member is played on the same deals, so two candidates can be compared deal by
+deal (``verdict``). Searching members are bounded by rollouts or iterations, not time,
+so the load of the machine does not change their moves.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from pusoy.ai import Budget
+from pusoy.ai.arena import (
+    DealOutcome,
+    LevelStats,
+    PairedDifference,
+    play_labelled_deal,
+    pooled_differences,
+    seat_bot,
+    summarize,
+)
+from pusoy.engine.rules import PRESETS, Rules
+
+# The house rules of issue 42's held-out match, as overrides of ``hong-kong`` (diamonds
+# low and spades high, 3D opens, suit-first flushes, a pass only gives up the turn); no
+# preset holds them, and every one is an option of docs/rules.md.
+HOUSE: Final[dict[str, Any]] = {
+    "preset": "hong-kong",
+    "straights": "no-deuce",
+    "triples": False,
+    "scoring": "cards-left-tiered",
+}
+RULE_SETS: Final[dict[str, str | dict[str, Any]]] = {"house": HOUSE, **{p: p for p in PRESETS}}
+
+# The expert as a member: 1,000 rollouts a move, about 100 ms compiled on an idle core.
+EXPERT_ROLLOUTS: Final = 1000
+MEMBERS: dict[str, str] = {
+    "heuristic": "heuristic",
+    "expert": f"expert/{EXPERT_ROLLOUTS}",
+    "ismcts": "pusoy.ai.ismcts:ismcts_move/200",
+    "hoarder": "pusoy.ai.styles:hoarder_move",
+    "shedder": "pusoy.ai.styles:shedder_move",
+    "greedy": "greedy",
+    "learned": "pusoy.ai.learned:learned_move",
+}
+
+# The candidate's seat and the member's three, rotated deal by deal.
+SEATS: Final = ("candidate", "member", "member", "member")
+CANDIDATE: Final = "candidate"
+
+
+def rules_named(name: str) -> Rules:
+    """``house``, a preset, or a JSON object of options given as a dict."""
+    if name not in RULE_SETS:
+        raise ValueError(f"unknown rules {name!r}; known: {', '.join(RULE_SETS)}")
+    return Rules.from_spec(RULE_SETS[name])
+
+
+def spec_of(name: str) -> str:
+    """A member's seat spec, or ``name`` itself when it is a seat spec already."""
+    spec = MEMBERS.get(name, name)
+    seat_bot(spec, Budget())  # ValueError now, not in a worker
+    return spec
+
+
+@dataclass(frozen=True)
+class LeagueTask:
+    member: str
+    index: int
+    candidate: str  # seat specs
+    opponent: str
+    rules: Rules
+    seed: str
+
+
+def play_league_deal(task: LeagueTask) -> tuple[str, DealOutcome]:
+    specs = {CANDIDATE: task.candidate, "member": task.opponent}
+    outcome = play_labelled_deal(task.index, SEATS, specs, task.rules, task.seed, Budget())
+    return task.member, outcome
+
+
+def run_league(
+    candidate: str,
+    members: Sequence[str],
+    rules: Rules,
+    deals: int,
+    *,
+    seed: str = "league",
+    workers: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, list[DealOutcome]]:
+    """``deals`` deals (4 rotations of ``deals / 4`` distinct deals) of ``candidate``
+    against three copies of each member; the outcomes per member, in deal order. The
+    deals depend on ``seed`` alone: the same for every member and every candidate."""
+    if deals < 1:
+        raise ValueError("deals must be at least 1")
+    own = spec_of(candidate)
+    tasks = [LeagueTask(m, i, own, spec_of(m), rules, seed) for m in members for i in range(deals)]
+    out: dict[str, list[DealOutcome]] = {m: [] for m in members}
+    for done, (member, outcome) in enumerate(_played(tasks, workers), 1):
+        out[member].append(outcome)
+        if progress:
+            progress(done, len(tasks))
+    return out
+
+
+def _played(tasks: list[LeagueTask], workers: int) -> Iterable[tuple[str, DealOutcome]]:
+    if workers <= 1:
+        yield from map(play_league_deal, tasks)
+        return
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        yield from pool.imap(play_league_deal, tasks)
+
+
+def standings(outcomes: dict[str, list[DealOutcome]]) -> dict[str, LevelStats]:
+    """Per member, the candidate's wins and zero-sum payment per deal with intervals."""
+    return {m: summarize(o, SEATS)[0] for m, o in outcomes.items() if o}
+
+
+# What "loses" means to ``verdict``: the zero-sum payment per deal (the game's own
+# result; the default), the share of deals won, or either of them.
+JUDGES: Final = ("payment", "deals", "both")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    keep: bool
+    differences: dict[str, PairedDifference]  # per member, candidate minus baseline
+    losses: tuple[str, ...]  # members it loses to beyond noise, by the judged measure
+    fewer_deals: tuple[str, ...]  # members it wins fewer deals against beyond noise
+    less_payment: tuple[str, ...]  # members it takes less payment from beyond noise
+
+
+def verdict(
+    candidate: dict[str, list[DealOutcome]],
+    baseline: dict[str, list[DealOutcome]],
+    judge: str = "payment",
+) -> Verdict:
+    """Keep the candidate unless, against some member, its paired difference to the
+    baseline on the same deals has its whole 95% interval below zero: in payment per
+    deal, in deals won, or in either (``judge``). A change may trade a few deals for
+    bigger stakes (or the other way), so both are reported whatever is judged."""
+    if judge not in JUDGES:
+        raise ValueError(f"judge must be one of {', '.join(JUDGES)}, not {judge!r}")
+    differences = {}
+    for member, ours in candidate.items():
+        theirs = baseline.get(member, [])
+        if ours and theirs:
+            differences[member] = pooled_differences([(ours, theirs)], SEATS)[0]
+    fewer = tuple(m for m, d in differences.items() if d.won_ci[1] < 0)
+    less = tuple(m for m, d in differences.items() if d.payment_ci[1] < 0)
+    judged = {"payment": less, "deals": fewer, "both": (*less, *fewer)}[judge]
+    losses = tuple(m for m in differences if m in judged)
+    return Verdict(not losses, differences, losses, fewer, less)
