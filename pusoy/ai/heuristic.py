@@ -8,8 +8,8 @@ is long, and blocks a next player holding one card with its highest single.
 
 Under the ``cards-left`` scorings every card left costs points when another player goes
 out, so while the hand is far from going out (5 or more plays that unseen cards could
-beat) and an opponent is near it (8 cards or fewer; under ``cards-left-tiered``, where
-10 cards or more cost double, at any time) the bot plays for points: it follows whenever
+beat) and an opponent is near it (8 cards or fewer, under both ``cards-left`` and
+``cards-left-tiered``) the bot plays for points: it follows whenever
 it can and leads its biggest play, shedding the cards it would pay for. In a deal that
 may end a match it sheds from the start when ahead and never when far behind
 (``pusoy.ai.match.seat_stance``).
@@ -43,9 +43,11 @@ DEUCES: Final = 15 << (4 * DEUCE_RANK)
 KEEP_DEUCES_ABOVE: Final = 6
 # Playing for points: shed when an opponent holds at most SHED_WHEN_OPPONENT_AT[scoring]
 # cards while this hand still needs SHED_WHEN_PLAYS_LEFT beatable plays or more. Tuned
-# against the heuristic of before (benchmarks.strength.ai_points; docs/ai.md has the sweep): under
-# the tiered scoring, where 10 cards or more cost double, shedding pays from the start.
-SHED_WHEN_OPPONENT_AT = {"cards-left": 8, "cards-left-tiered": 13}
+# against the heuristic of before (benchmarks.strength.ai_points; docs/ai.md has the sweep).
+# Under the tiered scoring that sweep said to shed from the start (13), but only against
+# copies that never shed: the league (docs/ai.md, "Why the instant level wins less under
+# the house rules") found 8 winning more deals against every style but the hoarder.
+SHED_WHEN_OPPONENT_AT = {"cards-left": 8, "cards-left-tiered": 8}
 SHED_WHEN_PLAYS_LEFT: Final = 5
 
 

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from benchmarks.strength.variants import heuristic_sheds_from_start
 from pusoy.ai import choose_move
 from pusoy.ai.expert import WIN_BONUS, _reward, reward_with_bonus
 from pusoy.ai.hints import hint
@@ -61,11 +62,19 @@ def test_under_deuces_double_a_losers_cards_cost_nothing_and_it_keeps_its_triple
     assert choose_move("heuristic", view, random.Random(0)) == PASS
 
 
-def test_with_nobody_close_it_keeps_its_triple_unless_ten_cards_cost_double() -> None:
-    view = _view("cards-left", HAND, "5C 5D", (11, 9, 10))
+@pytest.mark.parametrize("scoring", ["cards-left", "cards-left-tiered"])
+def test_with_nobody_close_it_keeps_its_triple(scoring: str) -> None:
+    # Even where ten cards cost double: shedding from the start lost deals against every
+    # league style but the hoarder (docs/ai.md, "Why the instant level wins less ...").
+    view = _view(scoring, HAND, "5C 5D", (11, 9, 10))
     assert choose_move("heuristic", view, random.Random(0)) == PASS
+
+
+def test_the_variant_of_before_sheds_from_the_start_under_the_tiered_scoring() -> None:
     view = _view("cards-left-tiered", HAND, "5C 5D", (11, 9, 10))
-    assert choose_move("heuristic", view, random.Random(0)) != PASS
+    assert heuristic_sheds_from_start(view, random.Random(0)) != PASS
+    view = _view("cards-left", HAND, "5C 5D", (11, 9, 10))
+    assert heuristic_sheds_from_start(view, random.Random(0)) == PASS
 
 
 def _ended(rules: Rules, winner: int, final: str, counts: list[int]) -> FastState:
