@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 
-from django.db.models import Prefetch
+from django.db.models import Model, Prefetch
 
 from games.models import Game, Seat
 from games.selectors import visible_to
 from games.services.side_effects import notify_waiters
 from players.models import Player
+from pusoy_api.combined_writes import rows_write
 from pusoy_api.domain_errors import DomainError, ErrorCode
 
 
@@ -28,8 +30,19 @@ def game_locked(game_id: uuid.UUID, *, viewer: Player | None = None) -> Game:
     return game
 
 
-def game_touch(game: Game, *fields: str) -> None:
-    """Save a changed game: its version goes up (we hold its row lock) and waiters wake."""
+def game_touch(
+    game: Game,
+    *fields: str,
+    along: tuple[Model, Sequence[tuple[Model, Sequence[str]]]] | None = None,
+) -> None:
+    """Save a changed game: its version goes up (we hold its row lock) and waiters wake.
+    With `along` = (a row to insert, [(a row, its fields to update), ...]), those rows and
+    the game are written by one statement (pusoy_api.combined_writes)."""
     game.version += 1
-    game.save(update_fields=["version", "updated_at", *fields])
+    names = ["version", "updated_at", *fields]
+    if along is None:
+        game.save(update_fields=names)
+    else:
+        insert, updates = along
+        rows_write(insert, [*updates, (game, names)])
     notify_waiters(game)

@@ -21,11 +21,10 @@ from games.services import feed
 from games.services.deals import deal_finished, deal_score
 from games.services.exits import game_abandon, humans_still_playing
 from games.services.game_row import game_locked, game_touch
-from games.services.side_effects import notify_waiters, queue_ai_turn_on_commit
+from games.services.side_effects import queue_ai_turn_on_commit
 from players.models import Player
 from pusoy.engine import DealState, EngineError, Play, format_cards
 from pusoy_api import metrics
-from pusoy_api.combined_writes import rows_write
 from pusoy_api.domain_errors import DomainError, ErrorCode
 
 
@@ -152,9 +151,7 @@ def move_apply(
         # written by one statement (the events follow at the end of the batch).
         queue_ai_turn_on_commit(game, deal)
         feed.turn_announce(game, deal)
-        game.version += 1
-        rows_write(move, [(deal, fields), (game, ["version", "updated_at"])])
-        notify_waiters(game)
+        game_touch(game, along=(move, [(deal, fields)]))
         return MoveOutcome(move=move, game=game, deal=deal, state=state, ended_deal=None)
     move.save(force_insert=True)
     if result is not None and deal.winner is None:
