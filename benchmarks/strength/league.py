@@ -44,6 +44,7 @@ from pusoy.ai.league import (
     Verdict,
     rules_named,
     run_league,
+    spec_of,
     standings,
     verdict,
 )
@@ -188,7 +189,7 @@ def main(argv: list[str] | None = None) -> None:
                 safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", bot)
                 settings = {
                     "candidate": spec(bot),
-                    "members": {m: MEMBERS.get(m, m) for m in members},
+                    "members": {m: spec_of(m) for m in members},
                     "rules": rules.to_dict(),
                     "deals": args.deals,
                     "seed": args.seed,

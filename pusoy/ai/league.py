@@ -103,7 +103,8 @@ def run_league(
     if deals < 1:
         raise ValueError("deals must be at least 1")
     own = spec_of(candidate)
-    tasks = [LeagueTask(m, i, own, spec_of(m), rules, seed) for m in members for i in range(deals)]
+    specs = {m: spec_of(m) for m in members}
+    tasks = [LeagueTask(m, i, own, specs[m], rules, seed) for m in members for i in range(deals)]
     out: dict[str, list[DealOutcome]] = {m: [] for m in members}
     for done, (member, outcome) in enumerate(_played(tasks, workers), 1):
         out[member].append(outcome)

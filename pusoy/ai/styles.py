@@ -24,6 +24,7 @@ from typing import Final
 from pusoy.engine.fast import FastPlay, low_rank, play_size
 from pusoy.engine.moves import PASS, Move
 from pusoy.engine.state import PlayerView
+from pusoy.engine.tables import rank_counts
 
 ACE_RANK: Final = 11  # ranks 0..12 are 3..2
 # The hoarder spends its high cards and breaks its combinations from this many cards.
@@ -35,17 +36,13 @@ def _going_out(view: PlayerView, plays: list[FastPlay]) -> FastPlay | None:
     return next((p for p in plays if p[0] == hand), None)
 
 
-def _rank_counts(mask: int) -> list[int]:
-    return [(mask >> (4 * r) & 15).bit_count() for r in range(13)]
-
-
 def hoarder_move(view: PlayerView, rng: random.Random) -> Move:
     """The hoarder's move (module doc)."""
     plays = view.legal_plays_fast()
     out = _going_out(view, plays)
     if out is not None:
         return Move(out[0])
-    counts = _rank_counts(view.hand_mask)
+    counts = rank_counts(view.hand_mask)
     if view.to_beat is None:
         singles = [p for p in plays if play_size(p[1]) == 1]
         loose = [p for p in singles if counts[low_rank(p[0])] == 1]

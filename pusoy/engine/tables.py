@@ -55,6 +55,11 @@ def low_rank(mask: CardMask) -> int:
     return ((mask & -mask).bit_length() - 1) >> 2
 
 
+def rank_counts(mask: CardMask) -> list[int]:
+    """How many cards of each rank (0..12 for 3..2) the mask holds."""
+    return [(mask >> (4 * r) & 15).bit_count() for r in range(13)]
+
+
 class NibRow(NamedTuple):
     """The plays of the cards ``nib`` (a 4-bit suit set) of one rank: ``rows[rank][nib]``.
 

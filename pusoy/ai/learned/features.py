@@ -22,14 +22,14 @@ from pusoy.ai.plan import beatable, plan, rank_cost
 from pusoy.engine.cards import FULL_DECK_MASK
 from pusoy.engine.fast import PASS_PLAY, FastPlay, FastState, five_kind, play_size
 from pusoy.engine.rules import SCORINGS, Rules
+from pusoy.engine.tables import DEUCES_MASK, RANK_MASKS, low_rank, rank_counts
 
 Vector = npt.NDArray[np.float32]
 
 # Bump when a feature changes meaning: weights trained on another version do not load.
 VERSION: Final = 1
 SIZE_SLOT: Final = {1: 0, 2: 1, 3: 2, 5: 3}
-DEUCES: Final = 15 << 48
-ACES: Final = 15 << 44
+ACES: Final = RANK_MASKS[11]
 
 # The situation's vector, by slices.
 S_HAND, S_PLAYED, S_HAND_RANKS, S_UNSEEN_RANKS = 0, 52, 104, 117
@@ -66,10 +66,6 @@ def _put_cards(out: Vector, at: int, mask: int, order: npt.NDArray[np.intp]) -> 
     out[at + order] = _bits(mask)
 
 
-def _rank_counts(mask: int) -> list[int]:
-    return [(mask >> (4 * r) & 15).bit_count() for r in range(13)]
-
-
 def _top(mask: int, suit_order: str) -> tuple[int, int]:
     """Rank and suit strength of the highest card bit of ``mask``."""
     bit = mask.bit_length() - 1
@@ -95,8 +91,8 @@ def state_features(sim: FastState) -> Vector:
     unseen = FULL_DECK_MASK & ~hand & ~sim.played
     _put_cards(out, S_HAND, hand, order)
     _put_cards(out, S_PLAYED, sim.played, order)
-    out[S_HAND_RANKS : S_HAND_RANKS + 13] = np.array(_rank_counts(hand)) / 4
-    out[S_UNSEEN_RANKS : S_UNSEEN_RANKS + 13] = np.array(_rank_counts(unseen)) / 4
+    out[S_HAND_RANKS : S_HAND_RANKS + 13] = np.array(rank_counts(hand)) / 4
+    out[S_UNSEEN_RANKS : S_UNSEEN_RANKS + 13] = np.array(rank_counts(unseen)) / 4
     others = []
     for j in range(1, n):
         seat = (me + j) % n
@@ -177,8 +173,8 @@ def candidate_features(sim: FastState, moves: list[FastPlay]) -> Vector:
         place = keys.index(key)
         touched = sum(1 for m in components if m & mask)
         row[C_REST : C_REST + 12] = (
-            ((mask & -mask).bit_length() - 1 >> 2) / 12,
-            (mask & DEUCES).bit_count() / 4,
+            low_rank(mask) / 12,
+            (mask & DEUCES_MASK).bit_count() / 4,
             (mask & ACES).bit_count() / 4,
             mask == hand,
             (count - size) / 13,
