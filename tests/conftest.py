@@ -7,6 +7,7 @@ import os
 
 import pytest
 from django.conf import settings
+from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
 
 REQUIRE_SERVICES = os.environ.get("PUSOY_REQUIRE_SERVICES") == "1"
@@ -46,6 +47,18 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "postgres" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture
+def shared_cache():
+    """CACHE_SHARED on (the token and absence caches work only then), over an empty cache:
+    the per-process cache stands in for Redis, the test being the only process."""
+    from django.core.cache import cache
+
+    cache.clear()
+    with override_settings(CACHE_SHARED=True):
+        yield
+    cache.clear()
 
 
 @pytest.fixture

@@ -22,13 +22,6 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shared_cache")]
 
 
 @pytest.fixture
-def shared_cache():
-    # The per-process cache stands in for Redis: the test is the only process.
-    with override_settings(CACHE_SHARED=True):
-        yield
-
-
-@pytest.fixture
 def ana():
     return PlayerFactory(username="ana")
 

@@ -24,16 +24,6 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shared_cache")]
 
 
 @pytest.fixture
-def shared_cache():
-    from django.core.cache import cache
-
-    cache.clear()  # the per-process cache stands in for Redis: the test is the only process
-    with override_settings(CACHE_SHARED=True):
-        yield
-    cache.clear()
-
-
-@pytest.fixture
 def receiver():
     made = Receiver()
     yield made
