@@ -5,10 +5,10 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 
-from django.db.models import Model, Prefetch
+from django.db.models import Model
 
 from games.models import Game, Seat
-from games.selectors import visible_to
+from games.selectors import game_visible_to, seats_attach
 from games.services.side_effects import notify_waiters
 from players.models import Player
 from pusoy_api.combined_writes import rows_write
@@ -18,14 +18,18 @@ from pusoy_api.domain_errors import DomainError, ErrorCode
 def game_locked(game_id: uuid.UUID, *, viewer: Player | None = None) -> Game:
     """The game row, locked until the transaction ends, with its seats read once. With a
     `viewer` (a player's request), a game they may not see is not found, exactly as one
-    that does not exist: a stranger's write learns nothing of a private game."""
-    games = Game.objects.select_for_update(of=("self",)).filter(pk=game_id)
-    if viewer is not None:
-        games = games.filter(visible_to(viewer))
-    game = games.prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
-    ).first()
-    if game is None:
+    that does not exist: a stranger's write learns nothing of a private game.
+
+    The seats are read after the lock, not joined to it: a `SELECT ... FOR UPDATE` that
+    waited re-reads only the locked row (games.selectors.game_with_seats). Whether the
+    viewer may see the game is asked of those rows (`game_visible_to`), so a stranger's
+    request locks the game for the moment it takes to be refused."""
+    game = Game.objects.select_for_update(of=("self",)).filter(pk=game_id).first()
+    if game is not None:
+        seats_attach(
+            game, list(Seat.objects.select_related("player").filter(game=game).order_by("position"))
+        )
+    if game is None or (viewer is not None and not game_visible_to(game, viewer)):
         raise DomainError(ErrorCode.NOT_FOUND, "No such game.")
     return game
 
