@@ -17,6 +17,7 @@ from typing import Any, cast
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 from django.utils import timezone
 
+from games.deal_cache import deal_current
 from games.models import (
     Deal,
     DealOutcome,
@@ -332,12 +333,13 @@ def game_state_for_viewer(*, game: Game, viewer: Player) -> PlayerState | Specta
     watches: the table without any hand."""
     if seat_of(game, viewer) is not None:
         return game_state_for_player(game=game, player=viewer)
-    deal = current_deal(game)
+    current = deal_current(game)
     scores = [s.score for s in game.seats.all()]
-    if deal is None:
+    if current is None:
         return SpectatorState(game=game, scores=scores, deal=None)
+    deal, state = current
     return SpectatorState(
-        game=game, scores=scores, deal=PublicDealView(**_public_deal(game, deal, _deal_state(deal)))
+        game=game, scores=scores, deal=PublicDealView(**_public_deal(game, deal, state))
     )
 
 
@@ -373,12 +375,12 @@ def game_state_for_player(
     seat = next((s for s in game.seats.all() if s.player_id == player.pk), None)
     if seat is None:
         raise DomainError(ErrorCode.NOT_A_PARTICIPANT, "You have no seat in this game.")
-    if deal is None or deal.number != game.current_deal_number:
-        deal, state = current_deal(game), None
+    if deal is None or state is None or deal.number != game.current_deal_number:
+        deal, state = deal_current(game) or (None, None)
     scores = [s.score for s in game.seats.all()]
-    if deal is None:
+    if deal is None or state is None:
         return PlayerState(game=game, seat=seat.position, scores=scores, deal=None)
-    view = (state or _deal_state(deal)).view(seat.position)
+    view = state.view(seat.position)
     # A resigned seat is the AI's to play now: its former player only watches it.
     may_play = view.is_my_turn and not deal.is_finished and seat.status == SeatStatus.PLAYING
     deal_view = DealView(

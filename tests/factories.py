@@ -16,6 +16,7 @@ from typing import Any
 import factory
 from django.utils import timezone
 
+from games import deal_cache
 from games.chain import chain_genesis
 from games.models import Deal, Game, GameStatus, Seat
 from players.models import Player
@@ -141,6 +142,8 @@ def deal_rigged(deal: Deal, hands: Sequence[str]) -> Deal:
     deal.snapshot = state.to_dict()
     deal.turn = state.turn
     deal.save(update_fields=["hands", "set_aside", "face_up_card", "snapshot", "turn"])
+    # Changed behind the services' back (no new game version): no cached copy may stay.
+    deal_cache.forget()
     return deal
 
 

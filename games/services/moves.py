@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.chain import chain_next, move_canonical_json
+from games.deal_cache import deal_current, deal_keep_on_commit
 from games.errors import domain_error
 from games.models import Deal, Game, GameStatus, Move, SeatStatus
 from games.services import feed
@@ -60,14 +61,16 @@ def move_submit(
     if mine.status == SeatStatus.RESIGNED:
         raise DomainError(ErrorCode.SEAT_RESIGNED, "You resigned: an AI plays your seat.")
     seat = mine.position
-    deal = current_deal(game)
+    deal, state = current_deal(game)
     if expected_seq is not None and expected_seq != deal.seq:
         raise DomainError(
             ErrorCode.STALE_SEQ,
             f"The deal has moved on: last seq is {deal.seq}, not {expected_seq}.",
             details={"seq": deal.seq},
         )
-    return move_apply(game, deal, seat, action, cards, actor="player", player=player)
+    return _applied(
+        move_apply(game, deal, state, seat, action, cards, actor="player", player=player)
+    )
 
 
 @transaction.atomic
@@ -87,20 +90,34 @@ def move_submit_for_seat(
     game = game_locked(game_id)
     if game.status != GameStatus.ACTIVE or game.current_deal_number != deal_number:
         return None
-    deal = current_deal(game)
+    deal, state = current_deal(game)
     if deal.seq != expected_seq or deal.turn != seat:
         return None
-    return move_apply(game, deal, seat, action, cards, actor=actor, player=None).move
+    return _applied(
+        move_apply(game, deal, state, seat, action, cards, actor=actor, player=None)
+    ).move
 
 
-def current_deal(game: Game) -> Deal:
-    return Deal.objects.get(game=game, number=game.current_deal_number)
+def current_deal(game: Game) -> tuple[Deal, DealState]:
+    """The active game's current deal and its engine state (games.deal_cache: this
+    process may hold them for the version just read under the lock)."""
+    current = deal_current(game)
+    if current is None:
+        raise Deal.DoesNotExist(f"game {game.pk} has no deal {game.current_deal_number}")
+    return current
+
+
+def _applied(outcome: MoveOutcome) -> MoveOutcome:
+    """The deal in play after the move, kept for the game's new version once it commits."""
+    deal_keep_on_commit(outcome.game, outcome.deal, outcome.state)
+    return outcome
 
 
 @feed.batched
 def move_apply(
     game: Game,
     deal: Deal,
+    state: DealState,
     seat: int,
     action: str,
     cards: list[str] | None,
@@ -110,8 +127,8 @@ def move_apply(
 ) -> MoveOutcome:
     """Validate and apply one move: the move row, its hash-chain link, the deal's cached
     state; then the deal's end, the match's next deal or end, and the side effects (the
-    events and wake-ups of all of it written together at the end: ``feed.batched``)."""
-    state = DealState.from_dict(deal.snapshot)
+    events and wake-ups of all of it written together at the end: ``feed.batched``).
+    `state` is the deal's engine state, which the move is applied to."""
     try:
         engine_move = state.validate(seat, action, cards)
         state.apply(engine_move, seat)

@@ -104,3 +104,27 @@ def test_queries_per_request_without_a_shared_cache():
         "game": len(READS["game"]) + TOKEN,
         "me": len(READS["me"]) + TOKEN,
     }
+
+
+def test_a_read_and_a_move_take_the_deal_this_process_holds_for_the_version(
+    shared_cache, django_capture_on_commit_callbacks
+):
+    """games.deal_cache: once this process has read (or written) the game at its version,
+    `GET state` and the move's locked read skip "the deal" (kept only once committed: the
+    test's transaction never commits, so the callbacks are run by hand)."""
+    game_id, clients = start_human_game(4, target_deals=5)
+    rng = random.Random(5)
+    for _ in range(4):
+        play_one(whose_turn(clients, game_id), game_id, rng)
+    client, move = a_turn(clients, game_id, "pass")
+    if move is None:
+        client, move = a_turn(clients, game_id, "play")
+    assert move is not None
+    with django_capture_on_commit_callbacks(execute=True):
+        state_of(client, game_id)  # a miss: the deal read and kept for this version
+    assert counted(lambda: client.get(f"/api/v1/games/{game_id}/state")) == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        moved = counted(lambda: client.post(f"/api/v1/games/{game_id}/moves", move, format="json"))
+    assert moved == len(MOVE) - 1
+    # The move's own commit kept the deal for the version it made: the next read hits.
+    assert counted(lambda: client.get(f"/api/v1/games/{game_id}/state")) == 1
