@@ -23,6 +23,7 @@ from notifications.models import Event, StreamTicket
 from notifications.types import EventType
 from players.models import Player
 from push.services import push_events_publish
+from pusoy_api.combined_writes import rows_insert_after
 from pusoy_api.realtime.keys import player_key
 from pusoy_api.realtime.notify import NOTIFY_CHANNEL, notifies_gathered, notify_keys
 from webhooks.services import webhook_events_publish
@@ -72,11 +73,11 @@ def events_emit(
 @contextmanager
 def events_batched() -> Iterator[None]:
     """Gather the events a write emits, and the wake-ups it sends, and write them at the
-    end (still inside the caller's transaction) in three queries whatever their number:
-    the feeds' locks with one NOTIFY for everything, one INSERT, the webhooks' read (plus
-    their outbox INSERT when one matches). A move emits `move`, `your_turn`, and at a
-    deal's end more: one round trip each would be most of a move's cost. Nested: the
-    outer batch writes them. Usable as a decorator."""
+    end (still inside the caller's transaction) in two round trips whatever their number:
+    the feeds' locks with one NOTIFY for everything and one INSERT, sent together; the
+    webhooks' read (plus their outbox INSERT when one matches). A move emits `move`,
+    `your_turn`, and at a deal's end more: one round trip each would be most of a move's
+    cost. Nested: the outer batch writes them. Usable as a decorator."""
     if _batch.get() is not None:
         yield
         return
@@ -97,13 +98,13 @@ def _events_write(batch: list[_Emitted], keys: list[str]) -> None:
     players = sorted({p for emitted in batch for p in emitted.players}, key=str)
     extra = [*dict.fromkeys(keys)]
     keys.clear()
-    _lock_feeds_and_notify(players, extra)
     now = timezone.now()
-    events = Event.objects.bulk_create(
+    events = [
         Event(player_id=p, game=e.game, type=e.type, data=e.data, created_at=now)
         for e in batch
         for p in e.players
-    )
+    ]
+    _lock_feeds_notify_and_insert(players, extra, events)
     # In the same transaction: a webhook's or a push's outbox row exists exactly when its
     # event does.
     payloads = [event.payload() for event in events]
@@ -111,7 +112,7 @@ def _events_write(batch: list[_Emitted], keys: list[str]) -> None:
     push_events_publish(events=payloads)
 
 
-def _lock_feeds_and_notify(players: list[Any], keys: list[str]) -> None:
+def _lock_feeds_notify_and_insert(players: list[Any], keys: list[str], events: list[Event]) -> None:
     """Readers page through a feed by `id > since`, so a feed must never gain an id below
     one already visible. Ids come from a sequence when rows are inserted, not when they
     commit: two transactions writing to one player's feed (two of their games) could
@@ -120,18 +121,20 @@ def _lock_feeds_and_notify(players: list[Any], keys: list[str]) -> None:
     collision only serializes two feeds), taken before the insert and in key order (so
     writers never deadlock on it), makes one feed's writers insert and commit
     one after the other. The NOTIFY of the same statement (the feeds' keys and ``keys``)
-    is delivered at commit."""
+    is delivered at commit. The locks' statement and the events' INSERT go in one round
+    trip, in that order (pusoy_api.combined_writes.rows_insert_after)."""
     if connection.vendor != "postgresql":
         notify_keys([*keys, *(player_key(p) for p in players)])  # SQLite serializes writes
+        Event.objects.bulk_create(events)
         return
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT count(pg_advisory_xact_lock(%s, h)), "
-            "pg_notify(%s, concat_ws(' ', %s, string_agg('player:' || p::text, ' '))) "
-            "FROM (SELECT p, hashtext(p::text) AS h FROM unnest(%s::uuid[]) AS p ORDER BY h) "
-            "AS recipients",
-            [FEED_LOCK_SPACE, NOTIFY_CHANNEL, " ".join(keys) or None, [str(p) for p in players]],
-        )
+    rows_insert_after(
+        "SELECT count(pg_advisory_xact_lock(%s, h)), "
+        "pg_notify(%s, concat_ws(' ', %s, string_agg('player:' || p::text, ' '))) "
+        "FROM (SELECT p, hashtext(p::text) AS h FROM unnest(%s::uuid[]) AS p ORDER BY h) "
+        "AS recipients",
+        [FEED_LOCK_SPACE, NOTIFY_CHANNEL, " ".join(keys) or None, [str(p) for p in players]],
+        events,
+    )
 
 
 # --- Stream tickets ---------------------------------------------------------------------------

@@ -30,17 +30,7 @@ def rows_write(insert: Model, updates: Sequence[tuple[Model, Sequence[str]]]) ->
         return
     parts: list[str] = []
     params: list[Any] = []
-    meta = insert._meta
-    columns: list[Field[Any, Any]] = [
-        f
-        for f in meta.local_concrete_fields
-        if f is not meta.auto_field and not getattr(f, "generated", False)
-    ]
-    query = InsertQuery(type(insert))
-    query.insert_values(columns, [insert])
-    compiler = query.get_compiler(using=alias)
-    compiler.returning_fields = [meta.pk]
-    ((sql, values),) = compiler.as_sql()
+    sql, values = _insert_sql([insert], alias)
     parts.append(f"w0 AS ({sql})")
     params += values
     for n, (instance, names) in enumerate(updates, start=1):
@@ -58,6 +48,51 @@ def rows_write(insert: Model, updates: Sequence[tuple[Model, Sequence[str]]]) ->
     with connection.cursor() as cursor:
         cursor.execute(f"WITH {', '.join(parts)} SELECT * FROM w0", params)
         (pk,) = cursor.fetchone()
-    insert.pk = pk
-    insert._state.adding = False
-    insert._state.db = alias
+    _inserted([insert], [pk], alias)
+
+
+def rows_insert_after(first: str, first_params: Sequence[Any], rows: Sequence[Model]) -> None:
+    """Run the statement `first` (its rows unread), then INSERT `rows` (instances of one
+    model; their pks set, as ``bulk_create`` sets them), in one round trip: two
+    statements in one query, which psycopg's client-side binding (Django's default)
+    sends by the simple protocol and PostgreSQL runs in order."""
+    if not rows:
+        return
+    model = type(rows[0])
+    alias = router.db_for_write(model)
+    connection = connections[alias]
+    if connection.vendor != "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(first, list(first_params))
+        model._default_manager.using(alias).bulk_create(rows)
+        return
+    sql, values = _insert_sql(rows, alias)
+    with connection.cursor() as cursor:
+        cursor.execute(f"{first}; {sql}", [*first_params, *values])
+        cursor.nextset()
+        pks = [pk for (pk,) in cursor.fetchall()]
+    _inserted(rows, pks, alias)
+
+
+def _insert_sql(rows: Sequence[Model], alias: str) -> tuple[str, list[Any]]:
+    """The ORM's own INSERT of `rows` (all fields but the auto primary key), returning
+    their primary keys."""
+    meta = rows[0]._meta
+    columns: list[Field[Any, Any]] = [
+        f
+        for f in meta.local_concrete_fields
+        if f is not meta.auto_field and not getattr(f, "generated", False)
+    ]
+    query = InsertQuery(type(rows[0]))
+    query.insert_values(columns, list(rows))
+    compiler = query.get_compiler(using=alias)
+    compiler.returning_fields = [meta.pk]
+    ((sql, values),) = compiler.as_sql()
+    return sql, list(values)
+
+
+def _inserted(rows: Sequence[Model], pks: Sequence[Any], alias: str) -> None:
+    for row, pk in zip(rows, pks, strict=True):
+        row.pk = pk
+        row._state.adding = False
+        row._state.db = alias

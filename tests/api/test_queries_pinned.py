@@ -22,8 +22,7 @@ MOVE = [
     "its seats with their players (read after the lock: games.selectors.game_with_seats)",
     "the deal",
     "the move, the deal and the game's version: one statement",
-    "the feeds' locks and the one NOTIFY",
-    "the events, one INSERT",
+    "the feeds' locks and the one NOTIFY, then the events' INSERT: one round trip",
     "RELEASE",  # COMMIT
 ]
 READS = {

@@ -78,10 +78,11 @@ def test_queries_per_request_are_the_same_early_and_late_in_a_deal():
     # transaction, the game locked, its seats, the deal, one statement for the move
     # row with the deal and game updates (test transactions turn BEGIN/COMMIT into
     # savepoints); and the write's events, gathered (notifications.services.events_batched)
-    # and written in three queries whatever their number and recipients: the feeds' locks
-    # with the one NOTIFY of the write (the game's waiters too), one INSERT, the read of
-    # webhooks that may want them (`move` to every human and `your_turn` to the next: 16
-    # queries when each event was written on its own), and the read of the push devices of
-    # the `your_turn`'s recipient (push.services: only when a pushed kind is among the
-    # events). Before the move's writes were combined and the seats joined: 4, 5, 5, 13.
-    assert early == {"state": 3, "history": 4, "history_since": 4, "move": 11}
+    # and written in three round trips whatever their number and recipients: the feeds' locks
+    # with the one NOTIFY of the write (the game's waiters too) and one INSERT, sent
+    # together, the read of webhooks that may want them (`move` to every human and
+    # `your_turn` to the next: 16 queries when each event was written on its own), and the
+    # read of the push devices of the `your_turn`'s recipient (push.services: only when a
+    # pushed kind is among the events). Before the move's writes were combined and the
+    # seats joined: 4, 5, 5, 13; before the events' locks and INSERT went together: 11.
+    assert early == {"state": 3, "history": 4, "history_since": 4, "move": 10}
