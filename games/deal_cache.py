@@ -14,8 +14,8 @@ is what that read answers today too, and no locked read asks for that older vers
 Entries are stored only after the transaction that wrote them commits (a rolled-back
 move's version is reused by the next write) and are never changed: callers get a copy of
 the deal row (its JSON values are only ever replaced, not changed in place) and of the
-engine state. Bounded (least recently used out); per process, so nothing to invalidate
-across workers.
+engine state. One entry per game (its latest version seen), bounded (least recently used
+out); per process, so nothing to invalidate across workers.
 """
 
 from __future__ import annotations
@@ -31,10 +31,10 @@ from django.db import transaction
 from games.models import Deal, Game
 from pusoy.engine import DealState
 
-SIZE = 4096  # entries; a deal's row and state are a few kB
+SIZE = 1024  # games, one entry each (its latest version seen): ~23 kB each, ~23 MB full
 
 Key = tuple[uuid.UUID, int, int]
-_entries: OrderedDict[Key, tuple[Deal, DealState]] = OrderedDict()
+_entries: OrderedDict[uuid.UUID, tuple[Key, Deal, DealState]] = OrderedDict()
 _lock = threading.Lock()
 
 
@@ -49,11 +49,10 @@ def deal_current(game: Game) -> tuple[Deal, DealState] | None:
         return None
     key = _key(game)
     with _lock:
-        found = _entries.get(key)
-        if found is not None:
-            _entries.move_to_end(key)
-    if found is not None:
-        return _copied(*found)
+        found = _entries.get(game.pk)
+        if found is not None and found[0] == key:
+            _entries.move_to_end(game.pk)
+            return _copied(found[1], found[2])
     deal = Deal.objects.filter(game=game, number=game.current_deal_number).first()
     if deal is None:
         return None
@@ -77,9 +76,14 @@ def forget() -> None:
 
 
 def _keep(key: Key, deal: Deal, state: DealState) -> None:
+    """Keep the entry unless one of a later version of the game is there already (a
+    slow read's, committed after a move's): only the latest version is asked for again."""
+    game_id, version, _ = key
     with _lock:
-        _entries[key] = (deal, state)
-        _entries.move_to_end(key)
+        there = _entries.get(game_id)
+        if there is None or there[0][1] <= version:
+            _entries[game_id] = (key, deal, state)
+        _entries.move_to_end(game_id)
         while len(_entries) > SIZE:
             _entries.popitem(last=False)
 

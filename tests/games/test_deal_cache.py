@@ -11,6 +11,7 @@ from django.db import transaction
 from games import deal_cache
 from games.models import Deal, Game
 from games.services import move_submit
+from pusoy.engine import DealState
 from tests.factories import game_with_seats
 
 pytestmark = pytest.mark.django_db(transaction=True)  # real commits: entries are kept at commit
@@ -47,7 +48,8 @@ def test_a_committed_move_keeps_the_deal_as_the_database_has_it_for_the_new_vers
     outcome = move_submit(**a_move(game))
     game, deal = fresh(game.pk)
     assert game.version == outcome.game.version
-    kept = deal_cache._entries[(game.pk, game.version, deal.number)]
+    key, *kept = deal_cache._entries[game.pk]
+    assert key == (game.pk, game.version, deal.number)
     for field in Deal._meta.concrete_fields:
         value = getattr(kept[0], field.attname)
         if field.name == "snapshot":  # tuples in memory are lists once stored as JSON
@@ -85,3 +87,21 @@ def test_what_it_hands_out_is_a_copy():
     assert again is not None
     assert again[0].seq == 0
     assert again[1].seq == 0
+
+
+def test_an_older_version_never_replaces_a_newer_one():
+    game = game_with_seats()
+    older = Game.objects.get(pk=game.pk)
+    deal_cache.deal_current(older)  # kept at version v
+    move_submit(**a_move(game))  # kept at v + 1
+    newer = Game.objects.get(pk=game.pk)
+    assert newer.version == older.version + 1
+    deal_cache._keep(deal_cache._key(older), *deal_cache._copied(*fresh_pair(older)))
+    key, _, state = deal_cache._entries[game.pk]
+    assert key == deal_cache._key(newer)
+    assert state.seq == 1
+
+
+def fresh_pair(game: Game) -> tuple[Deal, DealState]:
+    deal = Deal.objects.get(game=game, number=game.current_deal_number)
+    return deal, DealState.from_dict(deal.snapshot)
