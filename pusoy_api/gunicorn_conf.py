@@ -25,7 +25,7 @@ def _flag(name: str, default: bool) -> bool:
 
 
 # A line per request (uvicorn's, plain text on stdout) costs the event loop, which every
-# request passes through, about a sixth of a cheap read's CPU (docs/performance.md,
+# request passes through, about a fifth of its CPU per request (docs/performance.md,
 # "The frame's cost per request"). Requests are counted and timed per route in the
 # metrics, and every 4xx/5xx answer is logged with its request id (`django.request`), so
 # it is off unless ACCESS_LOG says otherwise (on by default in DEV_MODE, for a terminal).
