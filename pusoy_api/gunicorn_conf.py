@@ -16,8 +16,20 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
 graceful_timeout = 30
 keepalive = 5
-accesslog = "-"
 errorlog = "-"
+
+
+def _flag(name: str, default: bool) -> bool:
+    value = os.environ.get(name, "").strip().lower()
+    return default if not value else value in ("1", "true", "yes", "on")
+
+
+# A line per request (uvicorn's, plain text on stdout) costs the event loop, which every
+# request passes through, about a fifth of its CPU per request (docs/performance.md,
+# "The frame's cost per request"). Requests are counted and timed per route in the
+# metrics, and every 4xx/5xx answer is logged with its request id (`django.request`), so
+# it is off unless ACCESS_LOG says otherwise (on by default in DEV_MODE, for a terminal).
+accesslog = "-" if _flag("ACCESS_LOG", default=_flag("DEV_MODE", default=False)) else None
 
 # Metrics from several worker processes (pusoy_api/metrics.py, docs/operations.md): each
 # worker writes its metrics to files in PROMETHEUS_MULTIPROC_DIR and /metrics sums them.

@@ -23,7 +23,9 @@ if [ ! -x "$VENV/bin/gunicorn" ] || [ pyproject.toml -nt "$VENV/.installed" ]; t
   "$VENV/bin/python" -m pip install --quiet -e ".[compiled]"
   touch "$VENV/.installed"
 fi
-export PATH="$PWD/$VENV/bin:$PATH"
+# VENV may be relative (the default) or absolute (a virtualenv elsewhere).
+case "$VENV" in /*) ;; *) VENV="$PWD/$VENV" ;; esac
+export PATH="$VENV/bin:$PATH"
 
 # The bots' search compiled with mypyc (docs/ai.md, "The compiled search"): built once,
 # again only when the engine's or the bots' sources change; plain Python without it.

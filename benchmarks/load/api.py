@@ -19,6 +19,10 @@ Prints:
    an ordinary request's latency while they wait, and the database connections and
    threads of the server meanwhile.
 
+``--baseline DIR`` also runs each server model from another checkout (the code before a
+change: ``git worktree add DIR main``), named ``MODEL@base``, interleaved with this one's
+in the same run.
+
 Numbers only: nothing here asserts a time. Options: ``--help``; the environment variable
 BENCH_SETTINGS names another settings module for the server (to compare a change),
 BENCH_DB another database name (two runs at once), BENCH_REDIS_URL a Redis for its cache.
@@ -55,6 +59,9 @@ PG: dict[str, Any] = {"host": "127.0.0.1", "port": 5432, "user": "postgres"}
 # BENCH_DB: another name, so that two runs (old and new code) can share a machine.
 DB = os.environ.get("BENCH_DB", "pusoy_bench")
 PASSWORD = "bench-" + secrets.token_hex(8)
+# A model named "MODEL@base" is served from this checkout instead (--baseline).
+BASE_SUFFIX = "@base"
+BASELINE: Path | None = None
 
 
 # --- Helpers -----------------------------------------------------------------------------
@@ -234,7 +241,10 @@ class Server:
 
     def __enter__(self) -> Server:
         log = open(self.logdir / f"gunicorn-{self.port}.log", "wb")
-        model = MODELS[self.model]
+        name, base, _ = self.model.partition(BASE_SUFFIX)
+        model = MODELS[name]
+        root = BASELINE if base and BASELINE is not None else ROOT
+        extra_env = {**self.extra_env, "PYTHONPATH": str(root)} if base else self.extra_env
         command = [str(Path(sys.executable).with_name("gunicorn")), "-c"]
         command.append("pusoy_api/gunicorn_conf.py")
         if model.worker_class == "gthread":
@@ -244,8 +254,8 @@ class Server:
             command += ["--worker-class", model.worker_class]
         self.proc = subprocess.Popen(
             [*command, model.app],
-            cwd=ROOT,
-            env={**server_env(self.port, self.workers, self.pool), **self.extra_env},
+            cwd=root,
+            env={**server_env(self.port, self.workers, self.pool), **extra_env},
             stdout=log,
             stderr=subprocess.STDOUT,
             start_new_session=True,
@@ -776,11 +786,21 @@ def main() -> None:
     parser.add_argument(
         "--sections", default="1,2,3,4", help="which of the numbered measures to run"
     )
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        help="another checkout (the code before a change): each model also runs from it,"
+        f" as MODEL{BASE_SUFFIX}, interleaved with this checkout's",
+    )
     args = parser.parse_args()
     models = args.servers.split(",")
     unknown = [m for m in models if m not in MODELS]
     if unknown:
         parser.error(f"unknown server model(s) {unknown}; known: {', '.join(MODELS)}")
+    if args.baseline is not None:
+        global BASELINE
+        BASELINE = args.baseline.resolve()
+        models = [m for name in models for m in (name + BASE_SUFFIX, name)]
     sections = set(args.sections.split(","))
 
     print(f"machine: {machine()}", flush=True)
@@ -797,7 +817,9 @@ def main() -> None:
             logs = Path(tmp)
             print(f"\n{args.workers} worker(s) per server, DB_POOL_MAX_SIZE={args.pool}, DEBUG off")
             for name in models:
-                print(f"   [{name}] {MODELS[name].describe}", flush=True)
+                model, base, _ = name.partition(BASE_SUFFIX)
+                where = f" (from {BASELINE})" if base else ""
+                print(f"   [{name}] {MODELS[model].describe}{where}", flush=True)
             if "1" in sections:
                 with contextlib.ExitStack() as stack:
                     servers = {
@@ -808,7 +830,7 @@ def main() -> None:
             if "3" in sections:
                 bench_models_concurrent(models, args, logs)
             for name in models if "4" in sections else []:
-                if not MODELS[name].waits_on_loop:
+                if not MODELS[name.partition(BASE_SUFFIX)[0]].waits_on_loop:
                     continue
                 with Server(1, args.pool, logs, model=name) as server:
                     print_long_poll(name, asyncio.run(bench_long_poll(server, args.waiters)))

@@ -10,8 +10,10 @@ game. At the end every game is
 audited (`verify_game --all`). Prints requests by status (any 5xx is a failure),
 moves per second, wake-ups, POST latency and the audit's verdict. Numbers only.
 
-Uses the machine's PostgreSQL (a fresh database ``pusoy_bench_scale``, dropped after) and
-Redis (database 9, a queue of its own).
+Uses the machine's PostgreSQL (a fresh database ``pusoy_bench_scale``, dropped after; or
+BENCH_SCALE_DB) and Redis (database 9, a queue of its own; or BENCH_SCALE_REDIS_URL), so
+that two runs can share a machine. ``--baseline DIR`` runs each model from that checkout
+first (``MODEL@base``, the code before a change), then from this one.
 """
 
 from __future__ import annotations
@@ -31,8 +33,8 @@ from pathlib import Path
 
 from benchmarks.load import api as bench
 
-bench.DB = "pusoy_bench_scale"
-REDIS = "redis://127.0.0.1:6379/9"
+bench.DB = os.environ.get("BENCH_SCALE_DB", "pusoy_bench_scale")
+REDIS = os.environ.get("BENCH_SCALE_REDIS_URL", "redis://127.0.0.1:6379/9")
 
 
 def descendants(pid: int) -> list[int]:
@@ -127,15 +129,26 @@ def main() -> None:
         help="web server models (benchmarks.load.api.MODELS), run one after the other on"
         f" the same machine: {', '.join(bench.MODELS)}",
     )
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        help="another checkout (the code before a change): each model runs from it first,"
+        f" as MODEL{bench.BASE_SUFFIX}, then from this one",
+    )
     args = parser.parse_args()
     models = args.servers.split(",")
     unknown = [m for m in models if m not in bench.MODELS]
     if unknown:
         parser.error(f"unknown server model(s) {unknown}; known: {', '.join(bench.MODELS)}")
+    if args.baseline is not None:
+        bench.BASELINE = args.baseline.resolve()
+        models = [m for name in models for m in (name + bench.BASE_SUFFIX, name)]
     print(f"machine: {bench.machine()}", flush=True)
     rates = {}
     for model in models:
-        print(f"\n=== [{model}] {bench.MODELS[model].describe}", flush=True)
+        name, base, _ = model.partition(bench.BASE_SUFFIX)
+        where = f" (from {bench.BASELINE})" if base else ""
+        print(f"\n=== [{model}] {bench.MODELS[name].describe}{where}", flush=True)
         rates[model] = run(model, args.games, args.seconds)
     print("\nmoves per web CPU-second (all moves stored / CPU of both web servers):")
     first = rates[models[0]]

@@ -71,11 +71,13 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "pusoy_api.middleware.api_errors_as_json",
     "pusoy_api.static.AsyncWhiteNoiseMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    # Django's session, CSRF, auth and messages middleware for the pages and the admin:
+    # the API authenticates by bearer token and skips them (pusoy_api/page_middleware.py).
+    "pusoy_api.page_middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "pusoy_api.page_middleware.CsrfViewMiddleware",
+    "pusoy_api.page_middleware.AuthenticationMiddleware",
+    "pusoy_api.page_middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 

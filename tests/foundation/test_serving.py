@@ -12,7 +12,7 @@ import threading
 
 import pytest
 
-from pusoy_api.serving import ByKind, WsgiInThread, waits
+from pusoy_api.serving import ByKind, ThreadPool, WsgiInThread, waits
 
 
 def http_scope(method: str, path: str, query: bytes = b"", headers=()) -> dict:
@@ -193,3 +193,37 @@ def test_the_served_application_is_routed_by_kind():
     assert isinstance(routed.plain, WsgiInThread)
     assert routed.waiting is asgi.django_application
     assert asgi.asgi_only.app is asgi.django_application
+
+
+def test_the_pool_answers_each_call_with_its_result_or_its_exception():
+    pool = ThreadPool(2, name="test-pool")
+
+    def work(n: int) -> tuple[int, str]:
+        if n == 3:
+            raise ValueError("three")
+        return n * n, threading.current_thread().name
+
+    async def main():
+        futures = [pool.run(work, n) for n in range(6)]
+        return await asyncio.gather(*futures, return_exceptions=True)
+
+    outcomes = asyncio.run(main())
+    assert [o if isinstance(o, ValueError) else o[0] for o in outcomes[:3]] == [0, 1, 4]
+    assert isinstance(outcomes[3], ValueError)
+    assert [o[0] for o in outcomes[4:]] == [16, 25]
+    assert {o[1] for o in outcomes if not isinstance(o, ValueError)} <= {
+        "test-pool_0",
+        "test-pool_1",
+    }
+    # Threads are started as needed, never more than asked for, and serve loop after loop.
+    assert len(pool.threads) <= 2
+    assert asyncio.run(main())[0][0] == 0
+    assert len(pool.threads) <= 2
+
+
+def test_an_application_error_reaches_the_server_as_it_would_inline():
+    def wsgi(environ, start_response):
+        raise RuntimeError("bug")
+
+    with pytest.raises(RuntimeError, match="bug"):
+        exchange(WsgiInThread(wsgi, threads=1), http_scope("GET", "/x"), [b""])
