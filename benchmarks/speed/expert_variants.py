@@ -7,8 +7,8 @@ searches the same positions (every third one with a choice, from deals of four
 heuristics) at the same rollout budget, one after the other position by position, so
 the machine's load falls on all alike; it prints the CPU time per move, the rollouts a
 search played, rollouts per CPU second, and how often a variant chose otherwise than the
-first. Every position is searched once before the timed searches, so the plan caches are
-as warm for the first variant as for the others. Numbers only.
+first. Each position is searched once untimed before the variants' timed searches,
+so the caches are as warm for the first variant as for the others. Numbers only.
 """
 
 from __future__ import annotations
@@ -58,13 +58,12 @@ def main(argv: list[str] | None = None) -> None:
     if unknown or not names:
         parser.error(f"variants are some of {', '.join(VARIANTS)}, not {unknown}")
     views = positions(rules_named(args.rules), args.positions)
-    budget = Budget(seconds=1e9, iterations=args.rollouts)
-    for i, view in enumerate(views):
-        search(view, random.Random(i), budget)  # warm-up, untimed
+    budget = Budget.of_rollouts(args.rollouts)
     cpu = dict.fromkeys(names, 0.0)
     played = dict.fromkeys(names, 0)
     differ = dict.fromkeys(names, 0)
     for i, view in enumerate(views):
+        search(view, random.Random(i), budget)  # warm-up, untimed
         chosen = {}
         for name in names:
             start = time.process_time()

@@ -188,10 +188,10 @@ def test_halving_keeps_the_better_half_of_the_candidates() -> None:
 
 
 def test_a_search_by_halving_spends_its_rollouts_on_fewer_candidates() -> None:
-    # (a variant for the benchmarks, docs/ai.md "The expert by halving")
+    # (a variant for the benchmarks, docs/ai.md "The expert's search against today's")
     state = random_position("philippine", 4, 3, 8)
     view = state.view(state.turn)
-    budget = Budget(seconds=60, iterations=300)
+    budget = Budget.of_rollouts(300)
     _play, even = expert.search(view, random.Random(1), budget)
     _play, halved = expert.search(view, random.Random(1), budget, expert.Tuning(halving=True))
     assert len(even) > 2
