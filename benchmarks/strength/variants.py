@@ -6,7 +6,10 @@ benchmarks.strength.variants:NAME``; docs/ai.md, "The league"). Never used by th
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
+from pusoy.ai.budget import Budget
+from pusoy.ai.expert import Tuning, search
 from pusoy.ai.heuristic import heuristic_move, heuristic_play
 from pusoy.ai.match import NORMAL, PROTECT, seat_stance
 from pusoy.engine.fast import FastState
@@ -26,3 +29,29 @@ def heuristic_sheds_from_start(view: PlayerView, rng: random.Random) -> Move:
         return heuristic_move(view, rng)
     mask, _key = heuristic_play(FastState.from_view(view), PROTECT)
     return Move(mask) if mask else PASS
+
+
+def _expert_tuned(tuning: Tuning) -> Callable[[PlayerView, random.Random, Budget], Move]:
+    def move(view: PlayerView, rng: random.Random, budget: Budget) -> Move:
+        play, _stats = search(view, rng, budget, tuning)
+        return Move(play[0]) if play[0] else PASS
+
+    return move
+
+
+# The expert with one knob turned (``expert.Tuning``): in a league as
+# ``benchmarks.strength.variants:expert_NAME/300``; their cost per move on the same
+# positions: ``python -m benchmarks.speed.expert_variants``.
+EXPERT_TUNINGS = {
+    "expert": Tuning(),
+    "keep_z0": Tuning(keep_default_z=0.0),
+    "keep_z2": Tuning(keep_default_z=2.0),
+    "halving": Tuning(halving=True),
+    "sharp": Tuning(sharp=True),
+    "eliminate_z3": Tuning(eliminate_z=3.0),
+}
+expert_keep_z0 = _expert_tuned(EXPERT_TUNINGS["keep_z0"])
+expert_keep_z2 = _expert_tuned(EXPERT_TUNINGS["keep_z2"])
+expert_halving = _expert_tuned(EXPERT_TUNINGS["halving"])
+expert_sharp = _expert_tuned(EXPERT_TUNINGS["sharp"])
+expert_eliminate_z3 = _expert_tuned(EXPERT_TUNINGS["eliminate_z3"])

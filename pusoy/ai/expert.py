@@ -17,7 +17,7 @@ import random
 import threading
 import time
 from collections.abc import Callable
-from typing import Final
+from typing import Final, NamedTuple
 
 from pusoy import compiled
 from pusoy.ai.budget import DEFAULT_BUDGET, Budget
@@ -71,6 +71,22 @@ WIN_BONUS: Final = 10.0
 MATCH_TIE_BREAK: Final = 0.02
 
 
+class Tuning(NamedTuple):
+    """The search's knobs, the constants above by default: benchmarks pass others to
+    compare variants on the same deals (``benchmarks.strength.variants``)."""
+
+    eliminate_z: float = ELIMINATE_Z
+    keep_default_z: float = KEEP_DEFAULT_Z
+    # Successive halving: the rollout budget split into rounds, the better half of the
+    # candidates kept after each (on top of the elimination by ``eliminate_z``).
+    halving: bool = False
+    # Read the history as sharply as a big budget does, whatever the budget.
+    sharp: bool = False
+
+
+DEFAULT_TUNING: Final = Tuning()
+
+
 def candidates(sim: FastState, plays: list[FastPlay], default: FastPlay) -> list[FastPlay]:
     """The moves worth searching, the heuristic's first: every play when few; else the
     plan's plays, the lowest play of each size and rank, and alternative five-card hands."""
@@ -119,13 +135,15 @@ def budget_rollouts(budget: Budget) -> float:
     return rollouts
 
 
-def world_source(view: PlayerView, rng: random.Random, budget: Budget) -> Callable[[], list[int]]:
+def world_source(
+    view: PlayerView, rng: random.Random, budget: Budget, sharp: bool = False
+) -> Callable[[], list[int]]:
     """The search's worlds: drawn by chains over the deals of the hidden cards that
     weigh each by how well it explains the opponents' moves (``inference``); longer
     chains for a big budget (``SHARP_READING_FROM``)."""
     sampler = WorldSampler(view)
     model = ActionModel(view)
-    if budget_rollouts(budget) >= SHARP_READING_FROM:
+    if sharp or budget_rollouts(budget) >= SHARP_READING_FROM:
         return chained_worlds(sampler, model, rng, steps=SHARP_STEPS, burn_in=SHARP_BURN_IN)
     return chained_worlds(sampler, model, rng)
 
@@ -193,12 +211,15 @@ def play_out(
 
 
 def search(
-    view: PlayerView, rng: random.Random, budget: Budget = DEFAULT_BUDGET
+    view: PlayerView,
+    rng: random.Random,
+    budget: Budget = DEFAULT_BUDGET,
+    tuning: Tuning = DEFAULT_TUNING,
 ) -> tuple[FastPlay, dict[FastPlay, tuple[int, float]]]:
     """The chosen play and, per candidate, (worlds played, mean reward)."""
     raised = collect_less()
     try:
-        return _search(view, rng, budget)
+        return _search(view, rng, budget, tuning)
     finally:
         if raised:
             collect_as_before()
@@ -252,7 +273,7 @@ def collect_as_before() -> None:
 
 
 def _search(
-    view: PlayerView, rng: random.Random, budget: Budget
+    view: PlayerView, rng: random.Random, budget: Budget, tuning: Tuning = DEFAULT_TUNING
 ) -> tuple[FastPlay, dict[FastPlay, tuple[int, float]]]:
     start = time.perf_counter()
     deadline = start + budget.seconds
@@ -272,10 +293,15 @@ def _search(
     if len(cands) == 1:
         return cands[0], {}
     dealt = cards_dealt(view)
-    next_world = world_source(view, rng, budget)
+    next_world = world_source(view, rng, budget, tuning.sharp)
     alive = list(range(len(cands)))
     results: list[list[float]] = [[] for _ in cands]
     rollouts = 0
+    # Successive halving: rounds of equal rollouts, the better half kept after each.
+    per_round = 0.0
+    if tuning.halving:
+        per_round = budget_rollouts(budget) / max(1, math.ceil(math.log2(len(cands))))
+    round_start = 0
     worlds = 0
     out_of_budget = False
     searching = time.perf_counter()
@@ -303,7 +329,10 @@ def _search(
             results[i].append(r)
         worlds += 1
         if worlds >= MIN_WORLDS_BEFORE_ELIMINATION:
-            alive = _eliminate(alive, results, ELIMINATE_Z)
+            alive = _eliminate(alive, results, tuning.eliminate_z)
+        if per_round and rollouts - round_start + len(alive) > per_round and len(alive) > 1:
+            alive = _better_half(alive, results)
+            round_start = rollouts
     stats = {
         cands[i]: (len(results[i]), sum(results[i]) / len(results[i]))
         for i in range(len(cands))
@@ -311,7 +340,7 @@ def _search(
     }
     if worlds == 0:
         return default, stats
-    return cands[_choose(alive, results)], stats
+    return cands[_choose(alive, results, tuning.keep_default_z)], stats
 
 
 def _paired(a: list[float], b: list[float]) -> tuple[float, float]:
@@ -325,14 +354,21 @@ def _paired(a: list[float], b: list[float]) -> tuple[float, float]:
     return mean, math.sqrt(var / k)
 
 
-def _choose(alive: list[int], results: list[list[float]]) -> int:
+def _choose(alive: list[int], results: list[list[float]], keep_z: float = KEEP_DEFAULT_Z) -> int:
     """The best mean; but the heuristic's choice (index 0) unless the best is ahead of
-    it by more than ``KEEP_DEFAULT_Z`` standard errors: noise should not overrule it."""
+    it by more than ``keep_z`` standard errors: noise should not overrule it."""
     best = max(alive, key=lambda i: sum(results[i]) / len(results[i]))
     if best == 0 or 0 not in alive:
         return best
     mean, se = _paired(results[best], results[0])
-    return best if mean > KEEP_DEFAULT_Z * se else 0
+    return best if mean > keep_z * se else 0
+
+
+def _better_half(alive: list[int], results: list[list[float]]) -> list[int]:
+    """The half of ``alive`` (rounded up) with the best means; they were all played in
+    the same worlds. The heuristic's choice stays while it is in that half."""
+    ranked = sorted(alive, key=lambda i: -sum(results[i]) / len(results[i]))
+    return sorted(ranked[: (len(ranked) + 1) // 2])
 
 
 def _eliminate(alive: list[int], results: list[list[float]], z: float) -> list[int]:

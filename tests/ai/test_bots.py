@@ -133,9 +133,11 @@ def _thresholds_seen_by_searches(monkeypatch: pytest.MonkeyPatch) -> list[tuple[
     seen: list[tuple[int, int, int]] = []
     real_search = expert._search
 
-    def spy(view: PlayerView, rng: random.Random, budget: Budget) -> tuple[object, object]:
+    def spy(
+        view: PlayerView, rng: random.Random, budget: Budget, tuning: expert.Tuning
+    ) -> tuple[object, object]:
         seen.append(gc.get_threshold())
-        return real_search(view, rng, budget)
+        return real_search(view, rng, budget, tuning)
 
     monkeypatch.setattr(expert, "_search", spy)
     return seen
@@ -177,3 +179,22 @@ def test_searches_raise_the_collector_threshold_and_put_it_back(
     assert len(seen) == 4
     assert all(t[0] == max(before[0], expert.SEARCH_GC_THRESHOLD) for t in seen)
     assert gc.get_threshold() == before
+
+
+def test_halving_keeps_the_better_half_of_the_candidates() -> None:
+    results = [[1.0, 1.0], [3.0, 3.0], [0.0, 0.0], [2.0, 2.0], [5.0, 5.0]]
+    assert expert._better_half([0, 1, 2, 3, 4], results) == [1, 3, 4]
+    assert expert._better_half([2, 3], results) == [3]
+
+
+def test_a_search_by_halving_spends_its_rollouts_on_fewer_candidates() -> None:
+    # (a variant for the benchmarks, docs/ai.md "The expert's search against today's")
+    state = random_position("philippine", 4, 3, 8)
+    view = state.view(state.turn)
+    budget = Budget.of_rollouts(300)
+    _play, even = expert.search(view, random.Random(1), budget)
+    _play, halved = expert.search(view, random.Random(1), budget, expert.Tuning(halving=True))
+    assert len(even) > 2
+    # every candidate starts; the last survivors play more worlds than any even share
+    assert set(halved) == set(even)
+    assert max(w for w, _ in halved.values()) > max(w for w, _ in even.values())
