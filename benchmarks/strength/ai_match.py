@@ -55,7 +55,7 @@ def expert_last_for_points(view: PlayerView, rng: random.Random) -> Move:
 
 
 def _budget() -> Budget:
-    return Budget(seconds=30, iterations=ROLLOUTS)
+    return Budget.of_rollouts(ROLLOUTS)
 
 
 def main() -> None:

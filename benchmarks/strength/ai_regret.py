@@ -120,9 +120,7 @@ def main() -> None:
         target, value = item.split("=")
         module, name = target.split(".")
         settings.append((module, name, float(value)))
-    budget = (
-        Budget(seconds=args.ms / 1000) if args.ms else Budget(seconds=60, iterations=args.rollouts)
-    )
+    budget = Budget(seconds=args.ms / 1000) if args.ms else Budget.of_rollouts(args.rollouts)
     tasks = [
         (i, args.seed, args.scoring, args.players, budget, args.search_seed)
         for i in range(args.deals)

@@ -68,7 +68,7 @@ def _play(task: tuple[str, int, str, int, int, str]) -> DealOutcome:
     expert._reward = REWARDS[reward]  # type: ignore[assignment]
     seats = ("expert",) + ("heuristic",) * (players - 1)
     rules = Rules.from_spec({"preset": "philippine", "scoring": scoring})
-    return play_deal((index, seats, rules, seed, Budget(seconds=30, iterations=rollouts)))
+    return play_deal((index, seats, rules, seed, Budget.of_rollouts(rollouts)))
 
 
 def main() -> None:

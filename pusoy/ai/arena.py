@@ -24,7 +24,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Final
+from typing import Any
 
 from pusoy.ai import LEVELS, Budget, choose_move
 from pusoy.engine.moves import Move
@@ -90,17 +90,12 @@ def rotation(seats: Sequence[str], index: int) -> tuple[str, ...]:
     return tuple(seats[(s - shift) % n] for s in range(n))
 
 
-# The wall time of a seat bounded by rollouts alone (``expert/1000``): far beyond any
-# search of the league's sizes, so only the rollouts bound it.
-NO_TIME_LIMIT: Final = 3600.0
-
-
 def seat_bot(seat: str, budget: Budget) -> Bot:
     """The bot a seat spec names (module doc); ValueError for an unknown one."""
     seat, slash, count = seat.partition("/")
     if slash:
         try:
-            budget = Budget(seconds=NO_TIME_LIMIT, iterations=int(count))
+            budget = Budget.of_rollouts(int(count))
         except ValueError:
             raise ValueError(f"bad budget in {seat}/{count}: a count >= 1 after '/'") from None
     if ":" in seat:

@@ -8,6 +8,12 @@ processes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
+
+# The wall time of a search bounded by rollouts alone: far beyond any search of the
+# league's or the training's sizes, so only the count bounds it and a loaded machine
+# plays the same moves, only slower.
+NO_TIME_LIMIT: Final = 3600.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +29,11 @@ class Budget:
             raise ValueError(f"a budget needs seconds > 0, not {self.seconds!r}")
         if self.iterations is not None and self.iterations < 1:
             raise ValueError(f"a budget needs iterations >= 1, not {self.iterations!r}")
+
+    @classmethod
+    def of_rollouts(cls, count: int) -> Budget:
+        """At most ``count`` rollouts, whatever the time they take."""
+        return cls(seconds=NO_TIME_LIMIT, iterations=count)
 
 
 DEFAULT_BUDGET = Budget()

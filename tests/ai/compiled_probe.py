@@ -18,7 +18,7 @@ from pusoy.ai.arena import run_arena  # noqa: E402
 from pusoy.engine import DealState, Rules  # noqa: E402
 
 # A rollout bound, never the clock: both runs must search exactly as far.
-BUDGET = Budget(seconds=60, iterations=40)
+BUDGET = Budget.of_rollouts(40)
 SPECS = (
     "philippine",
     "hong-kong",

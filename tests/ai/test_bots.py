@@ -120,8 +120,8 @@ def test_every_budget_drops_candidates_at_the_same_bar(monkeypatch: pytest.Monke
     monkeypatch.setattr(expert, "_eliminate", spy)
     # (the last budget is big enough to read the history sharper: a bar grown with the
     # budget was measured and not kept, docs/ai.md "Spending a big budget")
-    big = Budget(seconds=60, iterations=expert.SHARP_READING_FROM)
-    for budget in (Budget(seconds=60, iterations=200), Budget(seconds=60, iterations=2000), big):
+    big = Budget.of_rollouts(expert.SHARP_READING_FROM)
+    for budget in (Budget.of_rollouts(200), Budget.of_rollouts(2000), big):
         bars.clear()
         expert.search(view, random.Random(1), budget)
         assert bars

@@ -103,7 +103,7 @@ def test_a_seat_bounded_by_rollouts_alone() -> None:
     state = DealState.from_seed(rules_named("house"), bytes(32), 4)
     view = state.view(state.turn)
     move = seat_bot("expert/20", Budget(seconds=1e-9))(view, random.Random(3))
-    assert move == expert_move(view, random.Random(3), Budget(seconds=3600, iterations=20))
+    assert move == expert_move(view, random.Random(3), Budget.of_rollouts(20))
     search = seat_bot("pusoy.ai.ismcts:ismcts_move/20", Budget())
     assert search(view, random.Random(3)) == ismcts_move(
         view, random.Random(3), Budget(iterations=20)

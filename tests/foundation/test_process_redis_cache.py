@@ -4,32 +4,26 @@ objects: the server gives every request a fresh context, hence a fresh cache obj
 from __future__ import annotations
 
 import contextvars
-import socket
+from collections.abc import Iterator
 
 import pytest
 from django.core.cache import caches
 from django.test import override_settings
 
 from pusoy_api.cache import ProcessRedisCache
-
-REDIS = {
-    "default": {
-        "BACKEND": "pusoy_api.cache.ProcessRedisCache",
-        "LOCATION": "redis://127.0.0.1:6379/13",
-        "KEY_PREFIX": "test-process-pool",
-    }
-}
+from tests.throwaway import ThrowawayRedis, redis_server_binary
 
 
-def _redis_up() -> bool:
-    try:
-        socket.create_connection(("127.0.0.1", 6379), timeout=0.5).close()
-    except OSError:
-        return False
-    return True
+@pytest.fixture(scope="module")
+def redis() -> Iterator[ThrowawayRedis]:
+    if redis_server_binary() is None:
+        pytest.skip("redis-server not installed")
+    with ThrowawayRedis() as server:
+        yield server
 
 
 def test_cache_objects_of_one_process_share_one_client():
+    # Building the client connects to nothing, so no server is needed here.
     one = ProcessRedisCache("redis://127.0.0.1:6379/13", {})
     two = ProcessRedisCache("redis://127.0.0.1:6379/13", {})
     other = ProcessRedisCache("redis://127.0.0.1:6379/12", {})
@@ -37,9 +31,15 @@ def test_cache_objects_of_one_process_share_one_client():
     assert other._cache is not one._cache
 
 
-@pytest.mark.skipif(not _redis_up(), reason="no Redis on 127.0.0.1:6379")
-def test_requests_in_fresh_contexts_use_one_connection():
-    with override_settings(CACHES=REDIS):
+def test_requests_in_fresh_contexts_use_one_connection(redis):
+    caches_setting = {
+        "default": {
+            "BACKEND": "pusoy_api.cache.ProcessRedisCache",
+            "LOCATION": redis.url(),
+            "KEY_PREFIX": "test-process-pool",
+        }
+    }
+    with override_settings(CACHES=caches_setting):
 
         def request() -> object:
             cache = caches["default"]

@@ -27,13 +27,6 @@ pytestmark = [pytest.mark.django_db]
 _ids = itertools.count(int(time.time() * 1000) % 10**12)
 
 
-@pytest.fixture
-def receiver():
-    made = Receiver()
-    yield made
-    made.close()
-
-
 def event(player, type: str = "your_turn", game: str | None = None, **data) -> dict:
     return {
         "id": next(_ids),

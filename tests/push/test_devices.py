@@ -20,13 +20,6 @@ KEYS = {"p256dh": "B" + "A" * 86, "auth": "A" * 22}
 
 
 @pytest.fixture
-def receiver():
-    made = Receiver()
-    yield made
-    made.close()
-
-
-@pytest.fixture
 def with_apns_and_fcm(settings, tmp_path):
     """APNs and FCM are on (their settings present): registering needs no provider."""
     key = tmp_path / "AuthKey.p8"

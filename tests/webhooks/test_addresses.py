@@ -22,7 +22,7 @@ from tests.factories import PlayerFactory
 from webhooks import services
 from webhooks.models import MessageState, WebhookDelivery, WebhookMessage
 
-from .helpers import Receiver, event_payload
+from .helpers import event_payload
 
 pytestmark = pytest.mark.django_db
 
@@ -81,13 +81,6 @@ def connections(monkeypatch) -> list[str]:
 
     monkeypatch.setattr(socket, "create_connection", create_connection)
     return made
-
-
-@pytest.fixture
-def receiver():
-    receiver = Receiver()
-    yield receiver
-    receiver.close()
 
 
 def deliver_once(url: str) -> WebhookMessage:

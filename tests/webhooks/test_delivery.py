@@ -24,13 +24,6 @@ pytestmark = [
 ]
 
 
-@pytest.fixture
-def receiver():
-    receiver = Receiver()
-    yield receiver
-    receiver.close()
-
-
 def publish(*events: dict) -> None:
     """As the feed will: inside the transaction that created the events."""
     with transaction.atomic():

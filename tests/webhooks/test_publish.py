@@ -19,20 +19,13 @@ from tests.factories import PlayerFactory
 from webhooks import services
 from webhooks.models import MessageState, Webhook, WebhookDelivery, WebhookMessage
 
-from .helpers import Receiver, doc_verify, event_payload
+from .helpers import doc_verify, event_payload
 
 pytestmark = pytest.mark.django_db
 
 
 def hook_for(player, url="http://127.0.0.1:9/hook", events=("your_turn",), **extra) -> Webhook:
     return services.webhook_create(owner=player, url=url, events=list(events), **extra)
-
-
-@pytest.fixture
-def receiver():
-    receiver = Receiver()
-    yield receiver
-    receiver.close()
 
 
 def test_an_event_goes_to_its_recipients_webhooks_for_its_type_and_to_scope_all():

@@ -109,7 +109,7 @@ class Teacher:
         """The mask of the teacher's move (0: a pass)."""
         if self.name == "heuristic":
             return heuristic_move(view, rng).mask
-        return expert_move(view, rng, Budget(seconds=3600, iterations=self.rollouts)).mask
+        return expert_move(view, rng, Budget.of_rollouts(self.rollouts)).mask
 
 
 def generate_chunk(
