@@ -2,8 +2,10 @@
 
 Prints, on positions taken from real deals (4 players, every preset):
 
-1. time per move per level (p50, p95, max), the expert at a given budget, and the
-   ``learned`` bot (``pusoy.ai.learned``, not one of the lobby's levels);
+1. time per move per level (p50, p95, max), the expert at a given budget, the
+   ``heuristic`` level's planner alone (``planner``: ``pusoy.ai.heuristic``, without the
+   level's small search) and the ``learned`` bot (``pusoy.ai.learned``), neither of
+   them a lobby level;
 2. the expert's raw speed: heuristic rollouts per second (a rollout finishes the deal
    from a sampled world), and hand plans per second for fresh 13-card hands.
 
@@ -21,6 +23,7 @@ import time
 from pusoy import compiled
 from pusoy.ai import LEVELS, Budget, choose_move
 from pusoy.ai.expert import collect_as_before, collect_less, rollout
+from pusoy.ai.heuristic import heuristic_move
 from pusoy.ai.learned import learned_move
 from pusoy.ai.learned.model import shipped
 from pusoy.ai.plan import clear_plan_cache, plan
@@ -31,7 +34,7 @@ from pusoy.engine.tables import tables_for
 
 
 def positions(count: int, rng: random.Random) -> list[PlayerView]:
-    """Views of the seat to move at every point of heuristic-played deals."""
+    """Views of the seat to move at every point of deals played by the planner."""
     views: list[PlayerView] = []
     presets = list(PRESETS)
     while len(views) < count:
@@ -41,7 +44,7 @@ def positions(count: int, rng: random.Random) -> list[PlayerView]:
             assert state.turn is not None  # a deal not over always has a seat to move
             view = state.view(state.turn)
             views.append(view)
-            state.apply(choose_move("heuristic", view, rng))
+            state.apply(heuristic_move(view, rng))
     return views
 
 
@@ -64,7 +67,7 @@ def main() -> None:
     print(f"{'level':<10} {'moves':>6} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}")
     budget = Budget(seconds=args.budget_ms / 1000)
     shipped()  # loaded once per process, as in a worker: not part of a move's time
-    for level in (*LEVELS, "learned"):
+    for level in (*LEVELS, "planner", "learned"):
         sample = views[: args.expert_positions] if level == "expert" else views
         times = []
         clear_plan_cache()  # the positions were played by the heuristic: start cold
@@ -72,6 +75,8 @@ def main() -> None:
             start = time.perf_counter()
             if level == "learned":  # (not one of LEVELS: pusoy.ai.learned)
                 learned_move(view, rng)
+            elif level == "planner":
+                heuristic_move(view, rng)
             else:
                 choose_move(level, view, rng, budget=budget)
             times.append((time.perf_counter() - start) * 1000)

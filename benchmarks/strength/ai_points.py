@@ -67,6 +67,8 @@ from pusoy.ai.arena import (
 from pusoy.engine.rules import Rules
 
 FROZEN = "benchmarks.strength.frozen.heuristic_2026_11:heuristic_move"
+# The heuristic level's planner alone, without its small search (``pusoy.ai.instant``).
+PLANNER = "pusoy.ai.heuristic:heuristic_move"
 SCORINGS = ("deuces-double", "cards-left", "cards-left-tiered")
 
 
@@ -285,10 +287,11 @@ def _differences(differences: list[PairedDifference]) -> list[str]:
 
 def seat_check(report: ArenaReport) -> dict[str, Counter[tuple[bool, bool]]]:
     """Per level (seats of it in each deal of ``report``): counts of (the heuristic in
-    that seat would have won the deal, the level won it). Heuristics in every seat play
-    each deal one way (the heuristic is deterministic), so one replay per deal serves."""
+    that seat would have won the deal, the level won it). The heuristic's planner in every
+    seat (``PLANNER``: deterministic, where the level's search draws worlds from the random
+    source) plays each deal one way, so one replay per deal serves."""
     n = len(report.seats)
-    table = ("heuristic",) * n
+    table = (PLANNER,) * n
     winners: dict[int, int] = {}
     counts: defaultdict[str, Counter[tuple[bool, bool]]] = defaultdict(Counter)
     for outcome in report.outcomes:

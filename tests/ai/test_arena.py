@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.strength.ai_points import (
+    PLANNER,
     DealLog,
     code_fingerprint,
     format_comparison,
@@ -131,10 +132,10 @@ def _logged_run(
 
 def test_seat_check_replays_each_deal_with_heuristics(tmp_path: Path) -> None:
     rules = Rules.from_spec({"preset": "philippine", "scoring": "cards-left"})
-    # Heuristics everywhere: the replay is the run itself, every won seat kept.
-    _logged_run(tmp_path / "h.jsonl", ["heuristic"] * 4, 12, rules)
+    # The planner everywhere: the replay is the run itself, every won seat kept.
+    _logged_run(tmp_path / "h.jsonl", [PLANNER] * 4, 12, rules)
     counts = seat_check(read_log(str(tmp_path / "h.jsonl")))
-    assert counts == {"heuristic": {(True, True): 12, (False, False): 36}}
+    assert counts == {PLANNER: {(True, True): 12, (False, False): 36}}
     # Greedy in one seat: every seat of every deal counted once, by what it did.
     _logged_run(tmp_path / "g.jsonl", ["greedy", "heuristic", "heuristic", "heuristic"], 12, rules)
     report = read_log(str(tmp_path / "g.jsonl"))
@@ -368,9 +369,10 @@ def test_seats_name_budgets_and_importable_bots() -> None:
 
 def test_the_frozen_heuristic_is_the_heuristic_where_points_do_not_count() -> None:
     """Under ``deuces-double`` today's heuristic only changed how it goes out, so the
-    copy (the yardstick) and the level agree on positions that do not end a deal."""
+    copy (the yardstick) and the planner (the level without its search) agree on
+    positions that do not end a deal."""
     from benchmarks.strength.frozen.heuristic_2026_11 import heuristic_move as frozen_move
-    from pusoy.ai import choose_move
+    from pusoy.ai.heuristic import heuristic_move
     from tests.ai.helpers import random_position
 
     agree = 0
@@ -379,8 +381,6 @@ def test_the_frozen_heuristic_is_the_heuristic_where_points_do_not_count() -> No
         view = state.view(state.turn)
         if len(view.hand) <= 5:
             continue
-        assert choose_move("heuristic", view, random.Random(0)) == frozen_move(
-            view, random.Random(0)
-        )
+        assert heuristic_move(view, random.Random(0)) == frozen_move(view, random.Random(0))
         agree += 1
     assert agree > 30

@@ -11,8 +11,8 @@ from collections.abc import Callable
 
 import pytest
 
-from pusoy.ai import Budget, choose_move, expert
-from pusoy.ai.heuristic import heuristic_play
+from pusoy.ai import Budget, expert
+from pusoy.ai.heuristic import heuristic_move, heuristic_play
 from pusoy.ai.inference import MISMATCH_WEIGHT, ActionModel, WorldChain, chained_worlds
 from pusoy.ai.worlds import WorldSampler
 from pusoy.engine import DealState, PlayerView
@@ -57,7 +57,7 @@ def test_scoring_at_snapshots_matches_a_full_replay(spec: object) -> None:
                     scored = sum(model.seat_mismatches(s, hands[s]) for s in opponents)
                     assert scored == replayed_mismatches(model, hands)
                     checked += 1
-            state.apply(choose_move("heuristic", view, rng))
+            state.apply(heuristic_move(view, rng))
             moves += 1
     assert checked > 20
 
@@ -68,7 +68,7 @@ def test_a_capped_count_is_exact_up_to_the_cap_and_above_it_past_it() -> None:
     rng = random.Random(12)
     state = DealState.from_seed("philippine", rng.randbytes(32), 4)
     while len(state.history) < 16:
-        state.apply(choose_move("heuristic", state.view(state.turn), rng))
+        state.apply(heuristic_move(state.view(state.turn), rng))
     view = state.view(state.turn)
     sampler = WorldSampler(view, use_passes=False)
     reference = ActionModel(view)
@@ -97,7 +97,7 @@ def _late_position() -> PlayerView:
             hidden = sum(view.card_counts) - len(view.hand)
             if hidden <= 9 and len(view.history) > 12:
                 return view
-            state.apply(choose_move("heuristic", view, rng))
+            state.apply(heuristic_move(view, rng))
 
 
 def test_the_chain_draws_worlds_as_often_as_they_explain_the_opponents_moves() -> None:
@@ -168,7 +168,7 @@ def _mismatch_totals(
                     for i, next_world in enumerate(sources):
                         world = next_world()
                         totals[i] += sum(model.seat_mismatches(s, world[s]) for s in opponents)
-            state.apply(choose_move("heuristic", view, rng))
+            state.apply(heuristic_move(view, rng))
     return totals[0], totals[1]
 
 

@@ -8,7 +8,8 @@ import random
 import pytest
 
 import pusoy.ai.expert as expert
-from pusoy.ai import Budget, choose_move
+from pusoy.ai import Budget
+from pusoy.ai.heuristic import heuristic_move
 from pusoy.ai.hints import hint
 from pusoy.ai.match import (
     CHASE,
@@ -139,18 +140,18 @@ def test_every_seat_has_a_stance_for_the_expert_to_model():
 def test_protecting_a_lead_the_heuristic_sheds_though_nobody_is_close():
     # Nobody near going out: for the deal's points it keeps its triple (it passes) ...
     view = _view("cards-left", HAND, "5C 5D", (11, 9, 10))
-    assert choose_move("heuristic", view, random.Random(0)) == PASS
+    assert heuristic_move(view, random.Random(0)) == PASS
     # ... in the match's last deal with the lead, every card it keeps may cost the match.
     ahead = view.with_match(standing([5, 12, 14, 9], deals_left=1))
-    move = choose_move("heuristic", ahead, random.Random(0))
+    move = heuristic_move(ahead, random.Random(0))
     assert {str(c) for c in move.cards} <= {"9C", "9D", "9H"}
 
 
 def test_chasing_a_deficit_the_heuristic_does_not_shed():
     view = _view("cards-left", HAND, "5C 5D", (5, 9, 8))
-    assert choose_move("heuristic", view, random.Random(0)) != PASS  # sheds, for points
+    assert heuristic_move(view, random.Random(0)) != PASS  # sheds, for points
     behind = view.with_match(standing([30, 12, 14, 9], deals_left=1))
-    assert choose_move("heuristic", behind, random.Random(0)) == PASS
+    assert heuristic_move(behind, random.Random(0)) == PASS
 
 
 # --- the expert -------------------------------------------------------------------------
@@ -211,7 +212,7 @@ def test_every_seat_of_a_match_sees_its_standing(monkeypatch):
 
     def watching(view, rng):
         seen.append(view.match)
-        return choose_move("heuristic", view, rng)
+        return heuristic_move(view, rng)
 
     monkeypatch.setattr("pusoy.ai.match_arena.seat_bot", lambda seat, budget: watching)
     rules = Rules.from_spec("philippine")

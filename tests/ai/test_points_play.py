@@ -8,8 +8,8 @@ import random
 import pytest
 
 from benchmarks.strength.variants import heuristic_sheds_from_start
-from pusoy.ai import choose_move
 from pusoy.ai.expert import WIN_BONUS, _reward, reward_with_bonus
+from pusoy.ai.heuristic import heuristic_move
 from pusoy.ai.hints import hint
 from pusoy.engine import Play, PlayerView, Rules
 from pusoy.engine.cards import cards_of, parse_cards
@@ -52,14 +52,14 @@ HAND = "3C 4D 6H 7S 8C 9C 9D 9H JS QD KC"
 @pytest.mark.parametrize("scoring", ["cards-left", "cards-left-tiered"])
 def test_the_heuristic_sheds_when_an_opponent_is_close_and_cards_cost(scoring: str) -> None:
     view = _view(scoring, HAND, "5C 5D", (5, 9, 8))
-    move = choose_move("heuristic", view, random.Random(0))
+    move = heuristic_move(view, random.Random(0))
     assert move != PASS
     assert {str(c) for c in move.cards} <= {"9C", "9D", "9H"}
 
 
 def test_under_deuces_double_a_losers_cards_cost_nothing_and_it_keeps_its_triple() -> None:
     view = _view("deuces-double", HAND, "5C 5D", (5, 9, 8))
-    assert choose_move("heuristic", view, random.Random(0)) == PASS
+    assert heuristic_move(view, random.Random(0)) == PASS
 
 
 @pytest.mark.parametrize("scoring", ["cards-left", "cards-left-tiered"])
@@ -67,7 +67,7 @@ def test_with_nobody_close_it_keeps_its_triple(scoring: str) -> None:
     # Even where ten cards cost double: shedding from the start lost deals against every
     # league style but the hoarder (docs/ai.md, "Why the instant level wins less ...").
     view = _view(scoring, HAND, "5C 5D", (11, 9, 10))
-    assert choose_move("heuristic", view, random.Random(0)) == PASS
+    assert heuristic_move(view, random.Random(0)) == PASS
 
 
 def test_the_variant_of_before_sheds_from_the_start_under_the_tiered_scoring() -> None:
@@ -104,7 +104,7 @@ def test_the_expert_is_rewarded_with_its_payment() -> None:
 
 
 def _lead(scoring: str, hand: str, counts: tuple[int, ...]) -> str:
-    move = choose_move("heuristic", _view(scoring, hand, None, counts), random.Random(0))
+    move = heuristic_move(_view(scoring, hand, None, counts), random.Random(0))
     return " ".join(str(c) for c in move.cards)
 
 

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pusoy.ai import Budget, choose_move
+from pusoy.ai.heuristic import heuristic_move
 from pusoy.ai.inference import ActionModel, chained_worlds
 from pusoy.ai.learned import learned_move
 from pusoy.ai.worlds import WorldSampler
@@ -162,7 +163,8 @@ def test_chained_worlds_agree_with_everything_public(state: DealState, seed: int
     "spec", ["philippine", "hong-kong", {"preset": "philippine", "pass_locks_out": True}]
 )
 def test_the_true_hands_explain_heuristic_opponents(spec: object) -> None:
-    """Against heuristic opponents, the real world has no mismatch, random ones have."""
+    """Against heuristic opponents (the planner the reading models, not the level's
+    search), the real world has no mismatch, random ones have."""
     rng = random.Random(5)
     true_total = sampled_total = 0
     for _ in range(6):
@@ -170,7 +172,7 @@ def test_the_true_hands_explain_heuristic_opponents(spec: object) -> None:
         for _ in range(20):
             if state.is_over:
                 break
-            state.apply(choose_move("heuristic", state.view(state.turn), rng))
+            state.apply(heuristic_move(state.view(state.turn), rng))
         if state.is_over:
             continue
         view = state.view(state.turn)
