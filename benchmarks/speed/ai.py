@@ -3,9 +3,8 @@
 Prints, on positions taken from real deals (4 players, every preset):
 
 1. time per move per level (p50, p95, max), the expert at a given budget, the
-   ``heuristic`` level's planner alone (``planner``: ``pusoy.ai.heuristic``, without the
-   level's small search) and the ``learned`` bot (``pusoy.ai.learned``), neither of
-   them a lobby level;
+   ``instant`` bot (``pusoy.ai.instant``: the planner's move checked by a small search)
+   and the ``learned`` bot (``pusoy.ai.learned``), neither of them a lobby level;
 2. the expert's raw speed: heuristic rollouts per second (a rollout finishes the deal
    from a sampled world), and hand plans per second for fresh 13-card hands.
 
@@ -24,6 +23,7 @@ from pusoy import compiled
 from pusoy.ai import LEVELS, Budget, choose_move
 from pusoy.ai.expert import collect_as_before, collect_less, rollout
 from pusoy.ai.heuristic import heuristic_move
+from pusoy.ai.instant import instant_move
 from pusoy.ai.learned import learned_move
 from pusoy.ai.learned.model import shipped
 from pusoy.ai.plan import clear_plan_cache, plan
@@ -67,7 +67,7 @@ def main() -> None:
     print(f"{'level':<10} {'moves':>6} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}")
     budget = Budget(seconds=args.budget_ms / 1000)
     shipped()  # loaded once per process, as in a worker: not part of a move's time
-    for level in (*LEVELS, "planner", "learned"):
+    for level in (*LEVELS, "instant", "learned"):
         sample = views[: args.expert_positions] if level == "expert" else views
         times = []
         clear_plan_cache()  # the positions were played by the heuristic: start cold
@@ -75,8 +75,8 @@ def main() -> None:
             start = time.perf_counter()
             if level == "learned":  # (not one of LEVELS: pusoy.ai.learned)
                 learned_move(view, rng)
-            elif level == "planner":
-                heuristic_move(view, rng)
+            elif level == "instant":
+                instant_move(view, rng)
             else:
                 choose_move(level, view, rng, budget=budget)
             times.append((time.perf_counter() - start) * 1000)

@@ -15,7 +15,7 @@ import random
 from pusoy.ai.budget import DEFAULT_BUDGET, Budget
 from pusoy.ai.expert import expert_move
 from pusoy.ai.greedy import greedy_move, lowest_lead
-from pusoy.ai.instant import instant_move
+from pusoy.ai.heuristic import heuristic_move
 from pusoy.ai.random_bot import random_move
 from pusoy.engine.moves import PASS, Move
 from pusoy.engine.state import PlayerView
@@ -43,7 +43,7 @@ def choose_move(
     if level == "greedy":
         return greedy_move(view, rng)
     if level == "heuristic":
-        return instant_move(view, rng)
+        return heuristic_move(view, rng)
     return expert_move(view, rng, budget)
 
 

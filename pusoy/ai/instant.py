@@ -1,4 +1,4 @@
-"""The ``heuristic`` level's move: the heuristic's play, checked by a search of fixed size.
+"""Issue 42's instant level: the heuristic's play, checked by a search of fixed size.
 
 The heuristic (``pusoy.ai.heuristic``) plans its hand and plays the plan; against
 players that search (the league's ISMCTS, issue 42) its fixed habits lose deals. Here
@@ -102,7 +102,7 @@ def _mean_and_error(values: list[float]) -> tuple[float, float]:
 
 
 def instant_move(view: PlayerView, rng: random.Random) -> Move:
-    """The ``heuristic`` level's move (``choose_move``)."""
+    """The heuristic's move checked by the search (not a lobby level yet: docs/ai.md)."""
     if view.turn != view.seat:
         raise ValueError(f"it is not seat {view.seat}'s turn")
     mask, _key = instant_play(view, rng)

@@ -43,10 +43,11 @@ RULE_SETS: Final[dict[str, str | dict[str, Any]]] = {"house": HOUSE, **{p: p for
 # The expert as a member: 1,000 rollouts a move, about 100 ms compiled on an idle core.
 EXPERT_ROLLOUTS: Final = 1000
 MEMBERS: dict[str, str] = {
-    # The planner alone (the expert's rollout policy); the lobby's level of that name
-    # checks its move by a small search (``pusoy.ai.instant``): the member ``instant``.
-    "heuristic": "pusoy.ai.heuristic:heuristic_move",
-    "instant": "heuristic",
+    # The lobby's instant level: the planner alone (also the expert's rollout policy).
+    "heuristic": "heuristic",
+    # The planner's move checked by 40 rollouts: issue 42's instant level, not yet the
+    # lobby's (docs/ai.md, "The instant level against the league").
+    "instant": "pusoy.ai.instant:instant_move",
     "expert": f"expert/{EXPERT_ROLLOUTS}",
     "ismcts": "pusoy.ai.ismcts:ismcts_move/200",
     "hoarder": "pusoy.ai.styles:hoarder_move",
