@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import random
 import subprocess
+import sys
 from pathlib import Path
 
 import psycopg
@@ -30,6 +31,9 @@ def url_of(name: str) -> str:
 def run(script: str, database: str, *args: str) -> subprocess.CompletedProcess[str]:
     env = {
         **os.environ,
+        # The scripts run `python` from PATH, as in a deployed image: this test run's own,
+        # whether or not its virtualenv is activated.
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
         "DATABASE_URL": url_of(database),
         "DJANGO_SETTINGS_MODULE": "pusoy_api.settings.test",
     }
@@ -87,7 +91,7 @@ def test_a_dump_restores_into_a_new_database_where_every_game_verifies(tmp_path,
         "DJANGO_SETTINGS_MODULE": "pusoy_api.settings.test",
     }
     audit = subprocess.run(
-        ["python", "manage.py", "verify_game", "--all"],
+        [sys.executable, "manage.py", "verify_game", "--all"],
         cwd=ROOT,
         env=env,
         capture_output=True,
