@@ -1,18 +1,18 @@
-"""Django's session, CSRF, authentication and messages middleware, for the pages only.
+"""Django's session, authentication and messages middleware, for the pages only.
 
 The versioned API (`/api/v1/`) authenticates by bearer token alone
 (REST_FRAMEWORK's DEFAULT_AUTHENTICATION_CLASSES; the web client sends its token too),
-so a request there has no use for a session, a Django user, flash messages or the CSRF
-cookie: the admin and the HTML pages do. These subclasses pass an API request straight
+so a request there has no use for a session, a Django user or flash messages: the admin
+and the HTML pages do. These subclasses pass an API request straight
 on, and every other request through the middleware as before; each run costs a plain
 request tens of microseconds, and under the ASGI handler (long-polls, streams) two
 thread hops (docs/performance.md, "The frame's cost per request").
 
 Closed by default: with no session on the API's requests, a cookie cannot authenticate
-one, so there is no cookie-authenticated write there for CSRF to protect; and the CSRF
-check itself (`process_view`) still runs for every request, so a view under `/api/v1/`
-that is not CSRF-exempt (every DRF view is) refuses a write without the token as it
-would anywhere. They stay subclasses of Django's, which the admin's checks look for.
+one; and Django's CSRF middleware, left whole (`check --deploy` looks for it by name),
+still checks every request, so a view under `/api/v1/` that is not CSRF-exempt (every
+DRF view is) refuses a write without the token as it would anywhere. They stay
+subclasses of Django's, which the admin's checks look for.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from django.contrib.auth import middleware as auth
 from django.contrib.messages import middleware as messages
 from django.contrib.sessions import middleware as sessions
 from django.http import HttpRequest
-from django.middleware import csrf
 
 # What the API's URLs start with (pusoy_api/urls.py), as `path_info`: the path the URL
 # resolver routes, whatever prefix the server mounts the application under.
@@ -53,11 +52,6 @@ class PagesOnly:
 
 class SessionMiddleware(PagesOnly, sessions.SessionMiddleware):
     pass
-
-
-class CsrfViewMiddleware(PagesOnly, csrf.CsrfViewMiddleware):
-    """The cookie's bookkeeping (process_request/response) for the pages only; the check
-    (process_view, which reads the cookie itself) for every request."""
 
 
 class AuthenticationMiddleware(PagesOnly, auth.AuthenticationMiddleware):
