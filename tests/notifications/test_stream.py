@@ -6,6 +6,7 @@ streams holding no database connection and no thread each."""
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from collections.abc import Iterator
@@ -23,8 +24,11 @@ from tests.throwaway import LiveServer, wait_for
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
 PG = {"host": "127.0.0.1", "port": 5432, "user": "postgres"}
-# Beside the run's own test databases, so two checkouts never share it.
-DB = settings.DATABASES["default"]["TEST"]["NAME"] + "_stream"
+# Beside the run's own test databases, so two checkouts never share it, and one per xdist
+# worker: when the module's tests are split across workers, each starts its own server
+# (the module-scoped fixture), and two of them dropping one database broke each other.
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+DB = f"{settings.DATABASES['default']['TEST']['NAME']}_stream{WORKER}"
 POOL = 4
 
 
