@@ -55,17 +55,16 @@ def rows_insert_after(first: str, first_params: Sequence[Any], rows: Sequence[Mo
     """Run the statement `first` (its rows unread), then INSERT `rows` (instances of one
     model; their pks set, as ``bulk_create`` sets them), in one round trip: two
     statements in one query, which psycopg's client-side binding (Django's default)
-    sends by the simple protocol and PostgreSQL runs in order."""
+    sends by the simple protocol and PostgreSQL runs in order. PostgreSQL only: a caller
+    on another database writes one by one itself."""
+    # No rows would also mean no `first`: a caller's locks and NOTIFY silently lost.
     if not rows:
-        return
+        raise ValueError("rows_insert_after needs rows to insert")
     model = type(rows[0])
     alias = router.db_for_write(model)
     connection = connections[alias]
     if connection.vendor != "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(first, list(first_params))
-        model._default_manager.using(alias).bulk_create(rows)
-        return
+        raise NotImplementedError(f"rows_insert_after is PostgreSQL's, not {connection.vendor}'s")
     sql, values = _insert_sql(rows, alias)
     with connection.cursor() as cursor:
         cursor.execute(f"{first}; {sql}", [*first_params, *values])
