@@ -6,6 +6,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import environ
+
 bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
 # uvicorn workers serving pusoy_api.asgi:application, which routes by kind of request
 # (pusoy_api.serving): a `?wait=` long-poll or an event stream waits on the event loop,
@@ -19,17 +21,14 @@ keepalive = 5
 errorlog = "-"
 
 
-def _flag(name: str, default: bool) -> bool:
-    value = os.environ.get(name, "").strip().lower()
-    return default if not value else value in ("1", "true", "yes", "on")
-
-
 # A line per request (uvicorn's, plain text on stdout) costs the event loop, which every
 # request passes through, about a fifth of its CPU per request (docs/performance.md,
 # "The frame's cost per request"). Requests are counted and timed per route in the
 # metrics, and every 4xx/5xx answer is logged with its request id (`django.request`), so
 # it is off unless ACCESS_LOG says otherwise (on by default in DEV_MODE, for a terminal).
-accesslog = "-" if _flag("ACCESS_LOG", default=_flag("DEV_MODE", default=False)) else None
+# The settings' reading of both flags (django-environ), so DEV_MODE means the same here.
+_env = environ.Env()
+accesslog = "-" if _env.bool("ACCESS_LOG", default=_env.bool("DEV_MODE", default=False)) else None
 
 # Metrics from several worker processes (pusoy_api/metrics.py, docs/operations.md): each
 # worker writes its metrics to files in PROMETHEUS_MULTIPROC_DIR and /metrics sums them.
