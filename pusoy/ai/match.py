@@ -33,15 +33,17 @@ CHASE: Final = 1
 PROTECT: Final = 2
 
 # Per scoring and player count (3 or 4), measured over 3,000 deals of four (three)
-# heuristics: (the standard deviation of one seat's deal points minus another's, a
-# seat's mean points per deal: how fast scores approach a target).
+# heuristics (``python -m benchmarks.strength.per_deal``, 2026-12-06: the heuristic of
+# today, whose shedding under the tiered scoring leaves more cards than it did): (the
+# standard deviation of one seat's deal points minus another's, a seat's mean points per
+# deal: how fast scores approach a target).
 PER_DEAL = {
-    ("deuces-double", 4): (1.04, 0.31),
-    ("deuces-double", 3): (1.26, 0.43),
-    ("cards-left", 4): (4.51, 3.34),
-    ("cards-left", 3): (5.54, 3.37),
-    ("cards-left-tiered", 4): (6.89, 3.66),
-    ("cards-left-tiered", 3): (8.86, 4.10),
+    ("deuces-double", 4): (1.09, 0.33),
+    ("deuces-double", 3): (1.72, 0.53),
+    ("cards-left", 4): (4.43, 3.25),
+    ("cards-left", 3): (5.72, 3.52),
+    ("cards-left-tiered", 4): (7.31, 3.89),
+    ("cards-left-tiered", 3): (10.25, 4.87),
 }
 # Under the cards-left systems, what a deal can cost one seat at most (13 cards; 26
 # under the tiered one when 10 or more are left): a match with a score this close to

@@ -3,17 +3,21 @@ sees, what an outcome is worth in it, and how the bots use it."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
 
 import pusoy.ai.expert as expert
+from benchmarks.strength.per_deal import per_deal
 from pusoy.ai import Budget
+from pusoy.ai.arena import DealOutcome, run_arena
 from pusoy.ai.heuristic import heuristic_move
 from pusoy.ai.hints import hint
 from pusoy.ai.match import (
     CHASE,
     NORMAL,
+    PER_DEAL,
     PROTECT,
     deal_spread,
     match_value,
@@ -236,3 +240,28 @@ def test_a_hint_says_what_the_match_asks_for_in_a_deal_that_may_end_it():
     assert "only winning this deal can turn it" in behind.reason
     early = hint(plain.with_match(standing([5, 12, 14, 9], deals_left=4)), random.Random(0))
     assert "match" not in early.reason
+
+
+def test_per_deal_benchmark_figures_are_the_spread_of_differences_and_the_mean() -> None:
+    def outcome(points: tuple[int, ...]) -> DealOutcome:
+        return DealOutcome(0, ("heuristic",) * len(points), points.index(0), points, {})
+
+    # Differences over ordered pairs: (0-4, 4-0, 0-2, 2-0, 4-2, 2-4) and all zero for the
+    # second deal: six of +-4, +-2 and +-2, six zeros; mean points 6 / 6 seats.
+    spread, mean = per_deal([outcome((0, 4, 2)), outcome((0, 0, 0))])
+    assert mean == 1.0
+    assert spread == pytest.approx((2 * (16 + 4 + 4) / 12) ** 0.5)
+
+
+@pytest.mark.parametrize("scoring", ["cards-left-tiered", "cards-left", "deuces-double"])
+def test_stored_per_deal_figures_are_what_todays_heuristic_plays(scoring: str) -> None:
+    # A change to the heuristic that moves how fast scores grow must re-measure PER_DEAL
+    # (``python -m benchmarks.strength.per_deal``): these are its first rows' deals. The
+    # figures are heavy-tailed (200 deals put the tiered spread at 6.0 against 7.3), so
+    # only the benchmark's 3,000 deals can tell the drift of the last change (about 6%).
+    rules = dataclasses.replace(Rules(), scoring=scoring)
+    report = run_arena(["heuristic"] * 4, 3000, rules, seed="per-deal", workers=1)
+    spread, mean = per_deal(report.outcomes)
+    stored_spread, stored_mean = PER_DEAL[(scoring, 4)]
+    assert spread == pytest.approx(stored_spread, rel=0.03)
+    assert mean == pytest.approx(stored_mean, rel=0.03)
