@@ -18,11 +18,11 @@ from dataclasses import replace
 from pathlib import Path
 
 from pusoy.ai.arena import LevelStats, paired_differences, rotation, run_arena
+from pusoy.ai.league import rules_named
 from pusoy.ai.learned import learned_play
 from pusoy.ai.learned.model import WEIGHTS, Policy
 from pusoy.engine.fast import FastState
 from pusoy.engine.moves import PASS, Move
-from pusoy.engine.rules import Rules
 from pusoy.engine.state import PlayerView
 
 ENV = "LEARNED_MATCH_WEIGHTS"
@@ -52,10 +52,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--weights", type=Path, nargs="*", default=[WEIGHTS])
     parser.add_argument("--games", type=int, default=2000)
-    parser.add_argument("--rules", default="philippine")
+    parser.add_argument("--rules", default="philippine", help="a preset or house")
     parser.add_argument("--seed", default="learned")
     args = parser.parse_args()
-    rules = Rules.from_spec(args.rules)
+    rules = rules_named(args.rules)
     me = f"{__name__}:candidate"
     base = run_arena(("heuristic",) * 4, args.games, rules, seed=args.seed, workers=1)
     print(f"{args.games} deals, rules {args.rules!r}, seed {args.seed!r}, vs 3 heuristics")

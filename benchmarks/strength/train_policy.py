@@ -26,11 +26,11 @@ from pathlib import Path
 import numpy as np
 
 from pusoy.ai.heuristic import heuristic_play
+from pusoy.ai.league import rules_named
 from pusoy.ai.learned.dataset import Teacher, chunk_path, ensure_chunks, load_chunks, state_from_row
 from pusoy.ai.learned.model import WEIGHTS, Policy
 from pusoy.ai.learned.reinforce import evaluate_play, improve
 from pusoy.ai.learned.train import evaluate, examples, fit
-from pusoy.engine.rules import Rules
 
 
 def main() -> None:
@@ -41,7 +41,9 @@ def main() -> None:
     parser.add_argument("--chunks", type=int, default=30)
     parser.add_argument("--per-chunk", type=int, default=2000, help="data: positions")
     parser.add_argument("--held-out", type=int, default=3, help="fit/eval: last chunks")
-    parser.add_argument("--rules", default="philippine", help="reinforce: may list presets, a,b")
+    parser.add_argument(
+        "--rules", default="philippine", help="reinforce: presets or house, may list a,b"
+    )
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--lr", type=float, default=1e-3)
     parser.add_argument("--batch", type=int, default=128)
@@ -58,7 +60,7 @@ def main() -> None:
     if args.stage == "reinforce":
         reinforce(args, time.perf_counter())
         return
-    rules = Rules.from_spec(args.rules)
+    rules = rules_named(args.rules)
     teacher = Teacher(args.teacher, args.rollouts if args.teacher == "expert" else 0)
     start = time.perf_counter()
     if args.stage == "data":
@@ -124,15 +126,16 @@ def reinforce(args: argparse.Namespace, start: float) -> None:
     if args.init is None:
         raise SystemExit("reinforce improves weights: give --init")
     policy = Policy.load(args.init)
-    all_rules = [Rules.from_spec(name) for name in args.rules.split(",")]
+    names = args.rules.split(",")
+    all_rules = [rules_named(name) for name in names]
 
     def measure(label: str, now: Policy) -> float:
         pays = []
-        for rules in all_rules:
+        for name, rules in zip(names, all_rules, strict=True):
             won, pay = evaluate_play(now, rules, args.eval_deals, str(args.seed))
             pays.append(pay)
             print(
-                f"{label}, {rules.preset}: {won:.1%} of {4 * args.eval_deals} deals won vs 3 "
+                f"{label}, {name}: {won:.1%} of {4 * args.eval_deals} deals won vs 3 "
                 f"heuristics, payment {pay:+.3f} per deal ({time.perf_counter() - start:.0f} s)",
                 flush=True,
             )
