@@ -49,9 +49,19 @@ EXPERT_TUNINGS = {
     "halving": Tuning(halving=True),
     "sharp": Tuning(sharp=True),
     "eliminate_z3": Tuning(eliminate_z=3.0),
+    "near_miss_1": Tuning(near_miss_weight=1.0),
+    "near_miss_3": Tuning(near_miss_weight=3.0),
+    "near_miss_10": Tuning(near_miss_weight=10.0),
+    "uniform": Tuning(read_history=False),
+    "uniform_near_miss_3": Tuning(read_history=False, near_miss_weight=3.0),
 }
 expert_keep_z0 = _expert_tuned(EXPERT_TUNINGS["keep_z0"])
 expert_keep_z2 = _expert_tuned(EXPERT_TUNINGS["keep_z2"])
 expert_halving = _expert_tuned(EXPERT_TUNINGS["halving"])
 expert_sharp = _expert_tuned(EXPERT_TUNINGS["sharp"])
 expert_eliminate_z3 = _expert_tuned(EXPERT_TUNINGS["eliminate_z3"])
+expert_near_miss_1 = _expert_tuned(EXPERT_TUNINGS["near_miss_1"])
+expert_near_miss_3 = _expert_tuned(EXPERT_TUNINGS["near_miss_3"])
+expert_near_miss_10 = _expert_tuned(EXPERT_TUNINGS["near_miss_10"])
+expert_uniform = _expert_tuned(EXPERT_TUNINGS["uniform"])
+expert_uniform_near_miss_3 = _expert_tuned(EXPERT_TUNINGS["uniform_near_miss_3"])

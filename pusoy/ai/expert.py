@@ -82,9 +82,19 @@ class Tuning(NamedTuple):
     halving: bool = False
     # Read the history as sharply as a big budget does, whatever the budget.
     sharp: bool = False
+    # Under ``deuces-double``, the weight of a losing seat's share of its cards left.
+    near_miss_weight: float = NEAR_MISS_WEIGHT
+    # Draw the worlds from the reading of the opponents' moves (``world_source``); when
+    # False, uniformly but for the soft hints of passes and leads, as the instant level does.
+    read_history: bool = True
 
 
-DEFAULT_TUNING: Final = Tuning()
+def current_tuning() -> Tuning:
+    """The constants above as they are now: a benchmark may patch them in the sources
+    (``ai_regret --set``), and a default bound when the class was made would miss that."""
+    return Tuning(
+        eliminate_z=ELIMINATE_Z, keep_default_z=KEEP_DEFAULT_Z, near_miss_weight=NEAR_MISS_WEIGHT
+    )
 
 
 def candidates(sim: FastState, plays: list[FastPlay], default: FastPlay) -> list[FastPlay]:
@@ -136,12 +146,16 @@ def budget_rollouts(budget: Budget) -> float:
 
 
 def world_source(
-    view: PlayerView, rng: random.Random, budget: Budget, sharp: bool = False
+    view: PlayerView, rng: random.Random, budget: Budget, tuning: Tuning | None = None
 ) -> Callable[[], list[int]]:
     """The search's worlds: drawn by chains over the deals of the hidden cards that
     weigh each by how well it explains the opponents' moves (``inference``); longer
     chains for a big budget (``SHARP_READING_FROM``)."""
+    tuning = tuning or current_tuning()
     sampler = WorldSampler(view)
+    if not tuning.read_history:
+        return lambda: sampler.sample(rng)
+    sharp = tuning.sharp
     model = ActionModel(view)
     if sharp or budget_rollouts(budget) >= SHARP_READING_FROM:
         return chained_worlds(sampler, model, rng, steps=SHARP_STEPS, burn_in=SHARP_BURN_IN)
@@ -154,7 +168,22 @@ def _reward(sim: FastState, me: int, dealt: list[int]) -> float:
     return reward_with_bonus(sim, me, dealt, WIN_BONUS)
 
 
-def reward_with_bonus(sim: FastState, me: int, dealt: list[int], win_bonus: float) -> float:
+def _weighted_reward(near_miss_weight: float) -> Reward:
+    """``_reward`` with another weight for the share of cards left (``Tuning``)."""
+
+    def reward(sim: FastState, me: int, dealt: list[int]) -> float:
+        return reward_with_bonus(sim, me, dealt, WIN_BONUS, near_miss_weight)
+
+    return reward
+
+
+def reward_with_bonus(
+    sim: FastState,
+    me: int,
+    dealt: list[int],
+    win_bonus: float,
+    near_miss_weight: float = NEAR_MISS_WEIGHT,
+) -> float:
     """``_reward`` with ``win_bonus`` stakes for going out under ``deuces-double``
     (benchmarks compare bonuses on the same deals)."""
     winner = sim.out
@@ -164,7 +193,7 @@ def reward_with_bonus(sim: FastState, me: int, dealt: list[int], win_bonus: floa
     if rules.scoring == "deuces-double":
         if winner == me:
             return payment + win_bonus
-        return payment - NEAR_MISS_WEIGHT * sim.counts[me] / dealt[me]
+        return payment - near_miss_weight * sim.counts[me] / dealt[me]
     return payment
 
 
@@ -214,12 +243,13 @@ def search(
     view: PlayerView,
     rng: random.Random,
     budget: Budget = DEFAULT_BUDGET,
-    tuning: Tuning = DEFAULT_TUNING,
+    tuning: Tuning | None = None,
 ) -> tuple[FastPlay, dict[FastPlay, tuple[int, float]]]:
-    """The chosen play and, per candidate, (worlds played, mean reward)."""
+    """The chosen play and, per candidate, (worlds played, mean reward); ``tuning``
+    defaults to ``current_tuning()``."""
     raised = collect_less()
     try:
-        return _search(view, rng, budget, tuning)
+        return _search(view, rng, budget, tuning or current_tuning())
     finally:
         if raised:
             collect_as_before()
@@ -273,7 +303,7 @@ def collect_as_before() -> None:
 
 
 def _search(
-    view: PlayerView, rng: random.Random, budget: Budget, tuning: Tuning = DEFAULT_TUNING
+    view: PlayerView, rng: random.Random, budget: Budget, tuning: Tuning
 ) -> tuple[FastPlay, dict[FastPlay, tuple[int, float]]]:
     start = time.perf_counter()
     deadline = start + budget.seconds
@@ -288,12 +318,17 @@ def _search(
     standing = view.match
     seat_stances = None if standing is None else stances(standing, view.rules.scoring, root.n)
     default = heuristic_play(root, NORMAL if seat_stances is None else seat_stances[me])
-    reward = _reward if standing is None else _match_reward(standing, view.rules.scoring)
+    if standing is not None:
+        reward = _match_reward(standing, view.rules.scoring)
+    elif tuning.near_miss_weight == NEAR_MISS_WEIGHT:
+        reward = _reward
+    else:
+        reward = _weighted_reward(tuning.near_miss_weight)
     cands = candidates(root, plays, default)
     if len(cands) == 1:
         return cands[0], {}
     dealt = cards_dealt(view)
-    next_world = world_source(view, rng, budget, tuning.sharp)
+    next_world = world_source(view, rng, budget, tuning)
     alive = list(range(len(cands)))
     results: list[list[float]] = [[] for _ in cands]
     rollouts = 0

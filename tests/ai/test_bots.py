@@ -12,9 +12,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pusoy import compiled
 from pusoy.ai import LEVELS, Budget, choose_move, expert, timeout_move
 from pusoy.ai.learned import learned_move
 from pusoy.engine import DealState, PlayerView, Rules
+from pusoy.engine.fast import FastState
+from pusoy.engine.moves import Move
 from tests.ai.helpers import RULE_SPECS, positions, random_position
 
 TINY = Budget(seconds=5.0, iterations=12)
@@ -198,3 +201,55 @@ def test_a_search_by_halving_spends_its_rollouts_on_fewer_candidates() -> None:
     # every candidate starts; the last survivors play more worlds than any even share
     assert set(halved) == set(even)
     assert max(w for w, _ in halved.values()) > max(w for w, _ in even.values())
+
+
+def test_the_default_tuning_is_the_constants_as_they_are_now(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # ``ai_regret --set expert.KEEP_DEFAULT_Z=0`` patches the sources; a tuning bound
+    # when the class was made would go on searching with the old value.
+    assert expert.current_tuning() == expert.Tuning()
+    if compiled.is_compiled(expert):
+        pytest.skip("a compiled module's Final constants cannot be patched")
+    monkeypatch.setattr(expert, "KEEP_DEFAULT_Z", 0.0)
+    monkeypatch.setattr(expert, "NEAR_MISS_WEIGHT", 3.0)
+    assert expert.current_tuning().keep_default_z == 0.0
+    assert expert.current_tuning().near_miss_weight == 3.0
+
+
+def test_the_near_miss_weight_is_a_knob_of_the_search() -> None:
+    deuces = Rules.from_spec("philippine")
+    sim = FastState.at_start(deuces, [0] * 4, [3, 0, 9, 4], 1)
+    sim.out = 1
+    sim.beat_mask = Move.play("2S").mask
+    dealt = [13, 13, 13, 13]
+    default = expert._reward(sim, 2, dealt)
+    heavier = expert._weighted_reward(10.0)(sim, 2, dealt)
+    # the same payment; only the share of cards left weighs 100 times more
+    assert heavier - default == pytest.approx(-(10.0 - expert.NEAR_MISS_WEIGHT) * 9 / 13)
+    assert expert._weighted_reward(10.0)(sim, 1, dealt) == expert._reward(sim, 1, dealt)
+
+
+def test_worlds_without_the_reading_agree_with_the_view() -> None:
+    # ``Tuning(read_history=False)``: the instant level's uniform worlds, for the league
+    state = random_position("philippine", 4, 5, 8)
+    view = state.view(state.turn)
+    source = expert.world_source(
+        view, random.Random(3), Budget.of_rollouts(300), expert.Tuning(read_history=False)
+    )
+    root = FastState.from_view(view)
+    for _ in range(20):
+        hands = source()
+        assert hands[view.seat] == root.hands[view.seat]
+        assert [h.bit_count() for h in hands] == list(root.counts)
+        assert all(a & b == 0 for a, b in itertools.combinations(hands, 2))
+    uniform = expert.Tuning(read_history=False)
+    searched = 0
+    for seed in range(6):
+        state = random_position("philippine", 4, seed, 8)
+        view = state.view(state.turn)
+        _play, read = expert.search(view, random.Random(1), Budget.of_rollouts(200))
+        _play, stats = expert.search(view, random.Random(1), Budget.of_rollouts(200), uniform)
+        assert set(stats) == set(read)  # the same candidates, other worlds
+        searched += bool(stats)
+    assert searched
