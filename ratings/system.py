@@ -11,6 +11,10 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
+# Rated games and the calibration place a deal's seats by the engine's own function,
+# which the league reports too: one definition, so a bot's measured place is its rated one.
+from pusoy.engine.scoring import deal_ranks as deal_ranks
+
 MODEL = PlackettLuce()
 MU: float = MODEL.mu  # 25
 SIGMA: float = MODEL.sigma  # 25 / 3
@@ -70,15 +74,3 @@ def rate_fixed(
         )
         for name in runs[0]
     }
-
-
-def deal_ranks(
-    *, winner: int, cards_left: Sequence[int], places: Sequence[int], play_out: bool
-) -> list[int]:
-    """Each seat's place in a deal. With ``play_out`` the deal is played to the end and
-    ``places`` is the real order; otherwise only the winner went out, and the others are
-    placed by the cards they were left with (equal counts tie)."""
-    if play_out:
-        return [places.index(seat) + 1 for seat in range(len(cards_left))]
-    others = sorted({n for seat, n in enumerate(cards_left) if seat != winner})
-    return [1 if seat == winner else 2 + others.index(n) for seat, n in enumerate(cards_left)]

@@ -59,6 +59,21 @@ def places_by_cards_left(winner: int, cards_left: Sequence[int]) -> list[int]:
     return [winner, *others]
 
 
+def deal_ranks(
+    *, winner: int, cards_left: Sequence[int], places: Sequence[int], play_out: bool
+) -> list[int]:
+    """Each seat's place in a deal (1 = best), as rated games place it (ratings.system
+    rates by this very function, and the league reports it, so the two cannot drift).
+    With ``play_out`` the deal is played to the end and ``places`` is the real order;
+    otherwise only the winner went out, and the others are placed by the cards they
+    were left with: equal counts tie, and the next count takes the next place (so with
+    a tie the last place is below 4)."""
+    if play_out:
+        return [places.index(seat) + 1 for seat in range(len(cards_left))]
+    others = sorted({n for seat, n in enumerate(cards_left) if seat != winner})
+    return [1 if seat == winner else 2 + others.index(n) for seat, n in enumerate(cards_left)]
+
+
 def deal_payments(rules: Rules, winner: int, points: Sequence[int]) -> list[int]:
     """The deal settled as zero-sum payments: each loser pays the winner what it owes.
 
