@@ -5,14 +5,17 @@ The candidate takes one seat against three copies of each league member
 (``pusoy.ai.league.MEMBERS``: the heuristic, the expert at 1,000 rollouts, ISMCTS, the
 hoarder, the shedder, greedy, and the learned policy once it is a level), the seats
 rotated, every member on the same deals. Per member it prints the candidate's share of
-deals won with a Wilson 95% interval (fair share 25%) and its zero-sum payment per deal
-(``scoring.deal_payments``: what it took from the table, or gave) with a 95% interval.
+deals won with a Wilson 95% interval (fair share 25%), its zero-sum payment per deal
+(``scoring.deal_payments``: what it took from the table, or gave), its mean place (1
+best) and the share of opponent seats it placed above (ties half; fair share 50%), each
+with a 95% interval: placed as the lobby's ratings place a deal (``pusoy.ai.placing``).
 
 With ``--baseline``, the baseline plays the same deals, and the verdict compares the two
-deal by deal: the paired difference of deals won and of payment per member, and KEEP
-unless the candidate loses to some member beyond noise (an interval wholly below zero):
-in payment per deal by default, in deals won with ``--judge deals``, in either with
-``--judge both``; the other measure's losses are flagged beside it either way.
+deal by deal: the paired difference of deals won, of payment and of the share of seats
+placed above per member, and KEEP unless the candidate loses to some member beyond noise
+(an interval wholly below zero): in payment per deal by default, in deals won with
+``--judge deals``, in either with ``--judge both``, in seats placed above with ``--judge
+places``; the other measures' losses are flagged beside it either way.
 ``--rules`` may be repeated (``house``: the held-out match's house rules, or a preset).
 A candidate or a member is a member name or any arena seat spec (``expert/1000``,
 ``module:function``; the heuristic of before the points changes is
@@ -42,6 +45,7 @@ from pusoy.ai.league import (
     MEMBERS,
     RULE_SETS,
     Verdict,
+    place_standings,
     rules_named,
     run_league,
     spec_of,
@@ -61,38 +65,55 @@ def interval(value: float, ci: tuple[float, float], form: str) -> str:
     return f"{value:{form}} [{ci[0]:{form}}, {ci[1]:{form}}]"
 
 
-def format_standings(title: str, outcomes: dict[str, list[DealOutcome]]) -> str:
+def format_standings(title: str, outcomes: dict[str, list[DealOutcome]], *, play_out: bool) -> str:
+    places = place_standings(outcomes, play_out=play_out)
     lines = [
         title,
         f"{'member':<10} {'deals':>5} {'wins':>5}  {'won [95% CI] (fair 25%)':<24}"
-        f"  {'payment/deal [95% CI]':<24}  candidate ms/move p50 / p95",
+        f"  {'payment/deal [95% CI]':<24}  {'place [95% CI]':<18}"
+        f"  {'placed above [95% CI] (fair 50%)':<32}  candidate ms/move p50 / p95",
     ]
     lines += [
         f"{member:<10} {s.deals:>5} {s.wins:>5}"
         f"  {interval(s.win_share, s.win_share_ci, '6.1%'):<24}"
         f"  {interval(s.mean_payment, s.mean_payment_ci, '+6.2f'):<24}"
+        f"  {interval(places[member].place, places[member].place_ci, '4.2f'):<18}"
+        f"  {interval(places[member].above, places[member].above_ci, '6.1%'):<32}"
         f"  {s.move_ms_p50:.2f} / {s.move_ms_p95:.2f}"
         for member, s in standings(outcomes).items()
     ]
     return "\n".join(lines)
 
 
+def points(value: float, ci: tuple[float, float]) -> str:
+    """A difference of shares in points (0.01 is one), with its interval."""
+    return interval(100 * value, (100 * ci[0], 100 * ci[1]), "+5.1f")
+
+
 def format_verdict(result: Verdict, judge: str) -> str:
     lines = [
         f"candidate minus baseline, paired on the same deals (judged by {judge}):",
         f"{'member':<10} {'deals':>5}  {'deals won, points [95% CI]':<28}"
-        f"  {'payment/deal [95% CI]':<24}",
+        f"  {'payment/deal [95% CI]':<24}  placed above, points [95% CI]",
     ]
     for member, d in result.differences.items():
-        won = interval(100 * d.won, (100 * d.won_ci[0], 100 * d.won_ci[1]), "+5.1f")
+        place = result.place_differences[member]
+        flags = [
+            name
+            for name, members in (
+                ("fewer deals", result.fewer_deals),
+                ("less payment", result.less_payment),
+                ("placed lower", result.lower_places),
+            )
+            if member in members
+        ]
         flag = "  LOSES" if member in result.losses else ""
-        if member in result.fewer_deals and member not in result.losses:
-            flag = "  (fewer deals)"
-        elif member in result.less_payment and member not in result.losses:
-            flag = "  (less payment)"
+        if flags and member not in result.losses:
+            flag = f"  ({', '.join(flags)})"
         lines.append(
-            f"{member:<10} {d.deals:>5}  {won:<28}"
-            f"  {interval(d.payment, d.payment_ci, '+6.2f'):<24}{flag}"
+            f"{member:<10} {d.deals:>5}  {points(d.won, d.won_ci):<28}"
+            f"  {interval(d.payment, d.payment_ci, '+6.2f'):<24}"
+            f"  {points(place.above, place.above_ci):<30}{flag}".rstrip()
         )
     if result.keep:
         lines.append("verdict: KEEP (loses to no member beyond noise)")
@@ -110,6 +131,13 @@ def write_log(
         for member, deals in outcomes.items():
             for outcome in deals:
                 log.write(json.dumps(asdict(outcome) | {"member": member}) + "\n")
+
+
+def log_play_out(path: str) -> bool:
+    """Whether the rules of a log played the deals out (which places the losers)."""
+    with open(path, encoding="utf-8") as log:
+        rules: dict[str, object] = json.loads(log.readline())["rules"]
+    return bool(rules.get("play_out", False))
 
 
 def read_log(path: str) -> dict[str, list[DealOutcome]]:
@@ -147,12 +175,16 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.compare:
         a, b = (read_log(path) for path in args.compare)
+        play_out = {log_play_out(path) for path in args.compare}
+        if len(play_out) > 1:
+            parser.error("the two logs place their deals by different rules (play_out)")
+        (out,) = play_out
         print(
-            format_standings(args.compare[0], a),
+            format_standings(args.compare[0], a, play_out=out),
             "",
-            format_standings(args.compare[1], b),
+            format_standings(args.compare[1], b, play_out=out),
             "",
-            format_verdict(verdict(a, b, args.judge), args.judge),
+            format_verdict(verdict(a, b, args.judge, play_out=out), args.judge),
             sep="\n",
         )
         return
@@ -171,7 +203,9 @@ def main(argv: list[str] | None = None) -> None:
                     spec(bot), [member], rules, args.deals, seed=args.seed, workers=args.workers
                 )
                 seconds[k] += time.perf_counter() - start
-                row = format_standings("", {member: runs[k][member]}).splitlines()[-1]
+                row = format_standings(
+                    "", {member: runs[k][member]}, play_out=rules.play_out
+                ).splitlines()[-1]
                 print(f"  {bot}: {row}", file=sys.stderr, flush=True)
         for k, bot in enumerate(bots):
             print(
@@ -180,6 +214,7 @@ def main(argv: list[str] | None = None) -> None:
                     f"{args.deals} deals per member, seed {args.seed!r}, {seconds[k]:.0f} s, "
                     f"candidate {move_ms(runs[k])} a move",
                     runs[k],
+                    play_out=rules.play_out,
                 ),
                 "",
                 sep="\n",
@@ -197,7 +232,9 @@ def main(argv: list[str] | None = None) -> None:
                 write_log(os.path.join(args.log, f"{rules_name}-{safe}.jsonl"), settings, runs[k])
         if len(runs) == 2:
             print(
-                format_verdict(verdict(runs[0], runs[1], args.judge), args.judge),
+                format_verdict(
+                    verdict(runs[0], runs[1], args.judge, play_out=rules.play_out), args.judge
+                ),
                 "",
                 sep="\n",
                 flush=True,

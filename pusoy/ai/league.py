@@ -27,6 +27,7 @@ from pusoy.ai.arena import (
     seat_bot,
     summarize,
 )
+from pusoy.ai.placing import PlaceDifference, PlaceStats, paired_place_difference, place_stats
 from pusoy.engine.rules import PRESETS, Rules
 
 # The house rules of issue 42's held-out match, as overrides of ``hong-kong`` (diamonds
@@ -130,9 +131,18 @@ def standings(outcomes: dict[str, list[DealOutcome]]) -> dict[str, LevelStats]:
     return {m: summarize(o, SEATS)[0] for m, o in outcomes.items() if o}
 
 
+def place_standings(
+    outcomes: dict[str, list[DealOutcome]], *, play_out: bool
+) -> dict[str, PlaceStats]:
+    """Per member, the candidate's places as the lobby's ratings place them (``play_out``:
+    the rules' own, which decide how the losers are placed)."""
+    return {m: place_stats(o, CANDIDATE, play_out=play_out) for m, o in outcomes.items() if o}
+
+
 # What "loses" means to ``verdict``: the zero-sum payment per deal (the game's own
-# result; the default), the share of deals won, or either of them.
-JUDGES: Final = ("payment", "deals", "both")
+# result; the default), the share of deals won, either of them, or the share of
+# opponent seats placed above (the ratings' measure).
+JUDGES: Final = ("payment", "deals", "both", "places")
 
 
 @dataclass(frozen=True)
@@ -142,26 +152,37 @@ class Verdict:
     losses: tuple[str, ...]  # members it loses to beyond noise, by the judged measure
     fewer_deals: tuple[str, ...]  # members it wins fewer deals against beyond noise
     less_payment: tuple[str, ...]  # members it takes less payment from beyond noise
+    place_differences: dict[str, PlaceDifference]  # per member, candidate minus baseline
+    lower_places: tuple[str, ...]  # members it places above less often beyond noise
 
 
 def verdict(
     candidate: dict[str, list[DealOutcome]],
     baseline: dict[str, list[DealOutcome]],
     judge: str = "payment",
+    *,
+    play_out: bool,
 ) -> Verdict:
     """Keep the candidate unless, against some member, its paired difference to the
     baseline on the same deals has its whole 95% interval below zero: in payment per
-    deal, in deals won, or in either (``judge``). A change may trade a few deals for
-    bigger stakes (or the other way), so both are reported whatever is judged."""
+    deal, in deals won, in either (``judge`` both), or in the share of opponent seats
+    placed above (``places``). A change may trade a few deals for bigger stakes, or
+    stakes for places (or the other way), so every measure is reported whatever is
+    judged."""
     if judge not in JUDGES:
         raise ValueError(f"judge must be one of {', '.join(JUDGES)}, not {judge!r}")
     differences = {}
+    place_differences = {}
     for member, ours in candidate.items():
         theirs = baseline.get(member, [])
         if ours and theirs:
             differences[member] = pooled_differences([(ours, theirs)], SEATS)[0]
+            place_differences[member] = paired_place_difference(
+                ours, theirs, CANDIDATE, play_out=play_out
+            )
     fewer = tuple(m for m, d in differences.items() if d.won_ci[1] < 0)
     less = tuple(m for m, d in differences.items() if d.payment_ci[1] < 0)
-    judged = {"payment": less, "deals": fewer, "both": (*less, *fewer)}[judge]
+    lower = tuple(m for m, p in place_differences.items() if p.above_ci[1] < 0)
+    judged = {"payment": less, "deals": fewer, "both": (*less, *fewer), "places": lower}[judge]
     losses = tuple(m for m in differences if m in judged)
-    return Verdict(not losses, differences, losses, fewer, less)
+    return Verdict(not losses, differences, losses, fewer, less, place_differences, lower)

@@ -17,6 +17,7 @@ from pusoy.ai.ismcts import ismcts_move
 from pusoy.ai.league import (
     CANDIDATE,
     MEMBERS,
+    place_standings,
     rules_named,
     run_league,
     spec_of,
@@ -24,6 +25,7 @@ from pusoy.ai.league import (
     verdict,
 )
 from pusoy.engine import DealState
+from pusoy.engine.scoring import places_by_cards_left
 
 CHEAP = ["hoarder", "shedder"]
 
@@ -66,21 +68,65 @@ def test_a_small_league_is_repeatable_and_fair_in_its_deals() -> None:
     table = standings(first)
     assert set(table) == set(CHEAP)
     assert all(row.deals == 8 and row.seats == 1 for row in table.values())
+    places = place_standings(first, play_out=rules.play_out)
+    assert set(places) == set(CHEAP)
+    for member, row in places.items():
+        # a won deal is always first place, and first place is above every seat
+        assert (row.place == 1) == (row.above == 1) == (table[member].wins == 8)
+        assert 1 <= row.place_ci[0] <= row.place <= row.place_ci[1] <= 4
 
 
 def test_the_verdict_keeps_a_bot_equal_to_its_baseline_and_rejects_a_worse_one() -> None:
     rules = rules_named("house")
     heuristic = run_league("heuristic", CHEAP, rules, 40, seed="v")
-    same = verdict(heuristic, heuristic)
+    same = verdict(heuristic, heuristic, play_out=False)
     assert same.keep
     assert all(d.won == 0 and d.payment == 0 for d in same.differences.values())
-    worse = verdict(run_league("random", CHEAP, rules, 40, seed="v"), heuristic)
+    assert all(p.above == 0 for p in same.place_differences.values())
+    worse = verdict(run_league("random", CHEAP, rules, 40, seed="v"), heuristic, play_out=False)
     assert worse.less_payment
-    assert not verdict(heuristic, heuristic, "both").losses
+    assert not verdict(heuristic, heuristic, "both", play_out=False).losses
     with pytest.raises(ValueError, match="judge"):
-        verdict(heuristic, heuristic, "luck")
+        verdict(heuristic, heuristic, "luck", play_out=False)
     assert not worse.keep
     assert worse.losses
+
+
+def rigged(index: int, candidate_left: int) -> DealOutcome:
+    """A deal member seat 1 wins, the candidate in seat 0 left ``candidate_left`` cards
+    beside members left 5 and 9, no payment either way: only its place moves."""
+    cards_left = (candidate_left, 0, 5, 9)
+    return DealOutcome(
+        index=index,
+        levels=(CANDIDATE, "member", "member", "member"),
+        winner=1,
+        points=(0, 0, 0, 0),
+        move_seconds={},
+        cards_left=cards_left,
+        places=tuple(places_by_cards_left(1, cards_left)),
+        payments=(0, 0, 0, 0),
+    )
+
+
+def test_judged_by_places_a_candidate_that_places_lower_is_rejected() -> None:
+    # The same deals won and paid; the candidate is left more cards than the baseline
+    # (mostly last where the baseline was mostly second).
+    baseline = {"hoarder": [rigged(i, 2 + i % 2) for i in range(12)]}
+    candidate = {"hoarder": [rigged(i, 12 - i % 3) for i in range(12)]}
+    by_payment = verdict(candidate, baseline, play_out=False)
+    assert by_payment.keep
+    assert by_payment.lower_places == ("hoarder",)
+    assert not verdict(candidate, baseline, "deals", play_out=False).losses
+    by_places = verdict(candidate, baseline, "places", play_out=False)
+    assert not by_places.keep
+    assert by_places.losses == ("hoarder",)
+    difference = by_places.place_differences["hoarder"]
+    # above two of the three seats (not the winner's), then above none
+    assert difference.above == pytest.approx(-2 / 3)
+    assert "REJECT (loses to hoarder" in bench.format_verdict(by_places, "places")
+    assert "(placed lower)" in bench.format_verdict(by_payment, "payment")
+    # the other way round it places higher, and keeps
+    assert verdict(baseline, candidate, "places", play_out=False).keep
 
 
 def test_the_benchmark_logs_and_compares(
@@ -91,9 +137,12 @@ def test_the_benchmark_logs_and_compares(
     printed = capsys.readouterr().out
     assert "hoarder" in printed
     assert "verdict: " in printed
+    assert "placed above [95% CI] (fair 50%)" in printed
+    assert "placed above, points [95% CI]" in printed
     logs = sorted(tmp_path.iterdir())
     assert [p.name for p in logs] == ["house-frozen.jsonl", "house-heuristic.jsonl"]
     assert json.loads(logs[1].read_text().splitlines()[0])["candidate"] == "heuristic"
+    assert bench.log_play_out(str(logs[1])) is False  # the house rules stop at the first out
     bench.main(["--compare", str(logs[1]), str(logs[0])])
     assert printed.split("candidate minus")[1].strip() in capsys.readouterr().out
 
@@ -101,6 +150,7 @@ def test_the_benchmark_logs_and_compares(
 def test_a_seat_bounded_by_rollouts_alone() -> None:
     """``expert/N``: N rollouts however long they take, whatever budget the arena has."""
     state = DealState.from_seed(rules_named("house"), bytes(32), 4)
+    assert state.turn is not None
     view = state.view(state.turn)
     move = seat_bot("expert/20", Budget(seconds=1e-9))(view, random.Random(3))
     assert move == expert_move(view, random.Random(3), Budget.of_rollouts(20))
