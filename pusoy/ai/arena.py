@@ -22,7 +22,7 @@ import math
 import multiprocessing
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -135,6 +135,13 @@ def play_deal(task: tuple[int, tuple[str, ...], Rules, str, Budget]) -> DealOutc
     """Play game ``index`` to its end (a first deal: the opening card leads)."""
     index, seats, rules, seed, budget = task
     return play_labelled_deal(index, seats, {seat: seat for seat in seats}, rules, seed, budget)
+
+
+def play_labelled_task(
+    task: tuple[int, tuple[str, ...], dict[str, str], Rules, str, Budget],
+) -> DealOutcome:
+    """``play_labelled_deal`` of one task, for a pool of workers."""
+    return play_labelled_deal(*task)
 
 
 def play_labelled_deal(
@@ -327,8 +334,13 @@ def run_arena(
     progress: Callable[[int, int], None] | None = None,
     record: Callable[[DealOutcome], None] | None = None,
     first: int = 0,
+    specs: Mapping[str, str] | None = None,
 ) -> ArenaReport:
     """Play ``games`` deals (levels rotated through the seats) in ``workers`` processes.
+
+    With ``specs`` the seats are labels, each played by the bot of its seat spec (a
+    candidate in a level's seats, the outcomes still naming the level); without, every
+    seat is its own spec.
 
     ``record`` is called with each deal's outcome as soon as it and every deal before
     it are played: a log of a run stopped early holds its first deals, so its figures
@@ -345,14 +357,17 @@ def run_arena(
     if not 0 <= first < games:
         raise ValueError("first must be one of the games' numbers")
     budget = budget or Budget()
-    for level in seats:
-        seat_bot(level, budget)  # an unknown seat fails here, not in a worker
-    tasks = [(i, seats, rules, seed, budget) for i in range(first, games)]
+    if unseated := set(specs or ()) - set(seats):
+        raise ValueError(f"specs for labels with no seat: {', '.join(sorted(unseated))}")
+    played = {label: (specs or {}).get(label, label) for label in seats}
+    for spec in played.values():
+        seat_bot(spec, budget)  # an unknown seat fails here, not in a worker
+    tasks = [(i, seats, played, rules, seed, budget) for i in range(first, games)]
     start = time.perf_counter()
     outcomes: list[DealOutcome] = []
     if workers <= 1:
         for task in tasks:
-            outcome = play_deal(task)
+            outcome = play_labelled_task(task)
             outcomes.append(outcome)
             if record:
                 record(outcome)
@@ -361,7 +376,7 @@ def run_arena(
     else:
         # Processes, not threads: the bots are pure Python and need a core each.
         with multiprocessing.get_context("spawn").Pool(workers) as pool:
-            for outcome in pool.imap(play_deal, tasks):
+            for outcome in pool.imap(play_labelled_task, tasks):
                 outcomes.append(outcome)
                 if record:
                     record(outcome)

@@ -88,7 +88,7 @@ def test_a_points_log_reports_what_the_run_reported(tmp_path: Path) -> None:
     rules = Rules.from_spec({"preset": "philippine", "scoring": "deuces-double"})
     seats = ["greedy", "random", "random", "random"]
     path = tmp_path / "runs" / "m.jsonl"
-    settings = {
+    settings: dict[str, object] = {
         "matchup": "m",
         "seats": seats,
         "rules": rules.to_spec(),
@@ -121,7 +121,7 @@ def _logged_run(
     budget_seconds: float = 0.1,
     seed: str = "check",
 ) -> None:
-    settings = {
+    settings: dict[str, object] = {
         "matchup": "m", "seats": seats, "rules": rules.to_spec(), "seed": seed,
         "deals": deals, "budget_seconds": budget_seconds, "workers": 1,
     }  # fmt: skip
@@ -285,16 +285,17 @@ def test_a_stopped_run_resumed_plays_the_deals_the_whole_run_would_have(tmp_path
 def test_resume_refuses_a_complete_log_or_one_of_other_sources(tmp_path: Path) -> None:
     rules = Rules.from_spec({"preset": "philippine", "scoring": "cards-left"})
     path = tmp_path / "a.jsonl"
-    settings = {
-        "matchup": "m", "seats": ["heuristic"] * 4, "rules": rules.to_spec(), "seed": "r",
+    seats = ["heuristic"] * 4
+    settings: dict[str, object] = {
+        "matchup": "m", "seats": seats, "rules": rules.to_spec(), "seed": "r",
         "deals": 3, "budget_seconds": 0.1, "workers": 1, "code": code_fingerprint(),
     }  # fmt: skip
     log = DealLog(str(path), settings)
-    run_arena(settings["seats"], 2, rules, seed="r", workers=1, record=log)
+    run_arena(seats, 2, rules, seed="r", workers=1, record=log)
     log.close()
     assert resume_point(str(path))[:2] == (settings, 2)
     log = DealLog(str(path), elapsed=1.0)
-    run_arena(settings["seats"], 3, rules, seed="r", workers=1, record=log, first=2)
+    run_arena(seats, 3, rules, seed="r", workers=1, record=log, first=2)
     log.close()
     with pytest.raises(SystemExit, match="all 3 deals are in it already"):
         resume_point(str(path))
@@ -367,6 +368,25 @@ def test_seats_name_budgets_and_importable_bots() -> None:
         run_arena(["benchmarks.nowhere:bot", "heuristic"], 2, Rules.from_spec("philippine"))
 
 
+def test_labelled_seats_play_their_specs_under_their_labels() -> None:
+    """``specs``: a label's seats played by another bot, the outcomes still naming the
+    label; a seat with no spec is its own; a spec for a label with no seat is refused."""
+    rules = Rules.from_spec("philippine")
+    seats = ["greedy", "random"]
+    plain = run_arena(seats, 4, rules, seed="labels", workers=1)
+    swapped = run_arena(seats, 4, rules, seed="labels", workers=1, specs={"random": "greedy"})
+    both_greedy = run_arena(["greedy", "greedy@1"], 4, rules, seed="labels", workers=1)
+    assert [s.level for s in swapped.levels] == seats
+    assert [o.levels for o in swapped.outcomes] == [o.levels for o in plain.outcomes]
+    # greedy in both seats plays as two greedy seats do, whatever the seats are called
+    assert [o.winner for o in swapped.outcomes] == [o.winner for o in both_greedy.outcomes]
+    assert [o.cards_left for o in swapped.outcomes] == [o.cards_left for o in both_greedy.outcomes]
+    with pytest.raises(ValueError, match="no seat: expert"):
+        run_arena(seats, 2, rules, workers=1, specs={"expert": "greedy"})
+    with pytest.raises(ValueError, match="no bot"):
+        run_arena(seats, 2, rules, workers=1, specs={"random": "benchmarks.nowhere:bot"})
+
+
 def test_the_frozen_heuristic_is_the_heuristic_where_points_do_not_count() -> None:
     """Under ``deuces-double`` today's heuristic only changed how it goes out, so the
     copy (the yardstick) and the planner (the level without its search) agree on
@@ -378,6 +398,7 @@ def test_the_frozen_heuristic_is_the_heuristic_where_points_do_not_count() -> No
     agree = 0
     for seed in range(60):
         state = random_position("philippine", 4, seed, seed % 40)
+        assert state.turn is not None
         view = state.view(state.turn)
         if len(view.hand) <= 5:
             continue

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import ast
 import io
+import re
 
+import pytest
 from django.core.management import call_command
+from django.core.management.base import CommandError
 
 from pusoy.ai import LEVELS
 from ratings.management.commands.ratings_calibrate import SIGMA_FLOOR
@@ -25,3 +28,43 @@ def test_the_calibration_prints_every_level_and_a_literal_to_store() -> None:
     assert all(sigma >= SIGMA_FLOOR for _mu, sigma in literal.values())
     mus = [mu for mu, _sigma in literal.values()]
     assert abs(sum(mus) / len(mus) - 25) < 1  # a closed pool keeps the mean it started at
+
+
+def test_a_seat_plays_a_candidate_under_the_levels_name() -> None:
+    out = io.StringIO()
+    call_command(
+        "ratings_calibrate",
+        "--seat",
+        "expert=greedy",
+        "--seat",
+        "heuristic=pusoy.ai.random_bot:random_move",
+        deals=4,
+        workers=1,
+        seed="seat",
+        stdout=out,
+    )
+    lines = out.getvalue().splitlines()
+    played = {line.split()[0]: line.split("played by ")[1] for line in lines[1:5]}
+    assert played == {
+        "random": "random",
+        "greedy": "greedy",
+        "heuristic": "pusoy.ai.random_bot:random_move",
+        "expert": "greedy",
+    }
+    # rated under the levels' own names, as the lobby would store them
+    assert list(ast.literal_eval(lines[-1].removeprefix("CALIBRATED = "))) == list(LEVELS)
+
+
+@pytest.mark.parametrize(
+    ("seat", "error"),
+    [
+        ("wizard=greedy", "unknown level 'wizard'"),
+        ("expert=benchmarks.nowhere:bot", "no bot 'benchmarks.nowhere:bot'"),
+        ("expert=expert/0", "bad budget"),
+        ("expert=", "expected LEVEL=SPEC"),
+        ("greedy", "expected LEVEL=SPEC"),
+    ],
+)
+def test_a_bad_seat_is_refused_before_any_deal(seat: str, error: str) -> None:
+    with pytest.raises(CommandError, match=re.escape(error)):
+        call_command("ratings_calibrate", "--seat", seat, deals=4, workers=1, stdout=io.StringIO())

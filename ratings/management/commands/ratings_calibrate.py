@@ -2,16 +2,20 @@
 deals in which the levels play each other (seats rotated), each deal placed exactly as
 rated games place it, and rated as entrants whose skill does not change
 (``ratings.system.rate_fixed``). Prints the table and the `CALIBRATED` literal for
-ratings/bot_calibration.py."""
+ratings/bot_calibration.py.
+
+``--seat LEVEL=SPEC`` (repeatable) plays the arena seat spec SPEC in LEVEL's seats,
+rated under LEVEL's name: the rating a candidate bot would take into the lobby as that
+level, tried before the lobby changes."""
 
 from __future__ import annotations
 
 import os
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from pusoy.ai import LEVELS, Budget
-from pusoy.ai.arena import run_arena
+from pusoy.ai.arena import run_arena, seat_bot
 from pusoy.engine.rules import Rules
 from ratings.system import deal_ranks, rate_fixed
 
@@ -29,16 +33,20 @@ class Command(BaseCommand):
         parser.add_argument("--budget-ms", type=float, default=100.0, help="expert per move")
         parser.add_argument("--seed", default="calibrate")
         parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+        parser.add_argument(
+            "--seat",
+            action="append",
+            default=[],
+            metavar="LEVEL=SPEC",
+            help="play the arena seat spec SPEC in LEVEL's seats, rated as LEVEL (repeatable)",
+        )
 
-    def handle(self, *args, deals, rules, budget_ms, seed, workers, **options):
+    def handle(self, *args, deals, rules, budget_ms, seed, workers, seat, **options):
         resolved = Rules.from_spec(rules)
+        budget = Budget(seconds=budget_ms / 1000)
+        specs = seat_specs(seat, budget)
         report = run_arena(
-            LEVELS,
-            deals,
-            resolved,
-            seed=seed,
-            budget=Budget(seconds=budget_ms / 1000),
-            workers=workers,
+            LEVELS, deals, resolved, seed=seed, budget=budget, workers=workers, specs=specs
         )
         skills = rate_fixed(
             (
@@ -59,9 +67,30 @@ class Command(BaseCommand):
             s = skills[level]
             self.stdout.write(
                 f"{level:10} mu {s.mu:6.2f}  sigma {s.sigma:5.2f}  display {s.display:6.2f}"
+                f"  played by {specs[level]}"
             )
         literal = ", ".join(
             f'"{level}": ({skills[level].mu:.2f}, {max(skills[level].sigma, SIGMA_FLOOR):.2f})'
             for level in LEVELS
         )
         self.stdout.write("CALIBRATED = {" + literal + "}")
+
+
+def seat_specs(seats: list[str], budget: Budget) -> dict[str, str]:
+    """Each level's seat spec: its own name unless ``--seat LEVEL=SPEC`` says otherwise.
+    A bad one is refused before any deal is played."""
+    specs = {level: level for level in LEVELS}
+    for given in seats:
+        level, equals, spec = given.partition("=")
+        if not equals or not spec:
+            raise CommandError(f"--seat {given!r}: expected LEVEL=SPEC")
+        if level not in LEVELS:
+            raise CommandError(
+                f"--seat {given!r}: unknown level {level!r}; known: {', '.join(LEVELS)}"
+            )
+        try:
+            seat_bot(spec, budget)
+        except ValueError as error:
+            raise CommandError(f"--seat {given!r}: {error}") from None
+        specs[level] = spec
+    return specs
