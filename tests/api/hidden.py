@@ -26,13 +26,28 @@ def cards_in(body: Any, key: str | None = None) -> set[str]:
 
 
 def others_cards(game_id: str, seat: int) -> set[str]:
+    """The cards in other seats' hands of the current deal: none once it has ended, when
+    its record shows what each seat was left holding."""
     deal = Deal.objects.filter(game_id=game_id).order_by("-number").first()
+    if deal.finished_at is not None:
+        return set()
     hands = deal.snapshot["state"]["hands"]
     return {card for other, hand in enumerate(hands) if other != seat for card in hand}
 
 
+def current_deal(game_id: str) -> int:
+    return Deal.objects.filter(game_id=game_id).order_by("-number").first().number
+
+
+def first_deal_on(game_id: str) -> bool:
+    return Deal.objects.filter(game_id=game_id, number=1, finished_at__isnull=True).exists()
+
+
 def everything_a_player_can_ask(client, game_id: str) -> list[Any]:
+    """Every answer about the game and its current deal. Only the current deal: an
+    ended deal's cards are public, and the next deal's hands hold the same 52 cards."""
     base = f"/api/v1/games/{game_id}"
+    number = current_deal(game_id)
     paths = [
         f"{base}/state",
         base,
@@ -40,9 +55,9 @@ def everything_a_player_can_ask(client, game_id: str) -> list[Any]:
         "/api/v1/games?mine=true",
         "/api/v1/games?my_turn=true",
         f"{base}/moves",
-        f"{base}/moves?deal=1",
-        f"{base}/deals/1/record",
-        f"{base}/deals/1/replay",
-        f"{base}/deals/1/replay?at=0",
+        f"{base}/moves?deal={number}",
+        f"{base}/deals/{number}/record",
+        f"{base}/deals/{number}/replay",
+        f"{base}/deals/{number}/replay?at=0",
     ]
     return [client.get(path).json() for path in paths]

@@ -6,8 +6,9 @@ import random
 
 import pytest
 
+from games.models import Deal
 from tests.api.helpers import client_for, play_one, start_human_game, whose_turn
-from tests.api.hidden import cards_in, everything_a_player_can_ask, others_cards
+from tests.api.hidden import cards_in, everything_a_player_can_ask, first_deal_on, others_cards
 
 pytestmark = pytest.mark.django_db
 
@@ -36,3 +37,23 @@ def test_a_spectator_of_every_preset_never_sees_a_hand(preset, players):
         if mover is None:
             break
         play_one(mover, game_id, rng)
+
+
+def test_a_spectator_watches_a_deal_to_its_end_and_then_sees_its_record():
+    """Checked after every move up to and past the end of deal 1: nothing is hidden once
+    a deal is over, and its record, refused while it was on, then shows the hands."""
+    game_id, clients = start_human_game(2, names=("ana_end", "ben_end"))
+    spectator = client_for("eve_end")
+    rng = random.Random("to the end")
+    record = f"/api/v1/games/{game_id}/deals/1/record"
+    assert spectator.get(record).status_code == 409
+    while first_deal_on(game_id):
+        every_hand = others_cards(game_id, -1)
+        for body in everything_a_player_can_ask(spectator, game_id):
+            assert not cards_in(body) & every_hand, body
+        play_one(whose_turn(clients, game_id), game_id, rng)
+    for body in everything_a_player_can_ask(spectator, game_id):
+        assert not cards_in(body) & others_cards(game_id, -1), body
+    answer = spectator.get(record)
+    assert answer.status_code == 200
+    assert answer.json()["hands"] == Deal.objects.get(game_id=game_id, number=1).hands
