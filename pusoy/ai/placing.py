@@ -27,12 +27,14 @@ def outcome_ranks(outcome: DealOutcome, *, play_out: bool) -> list[int]:
 
 
 def _ranks_split(
-    outcome: DealOutcome, label: str, *, play_out: bool
+    outcome: DealOutcome, label: str, *, play_out: bool, other: str | None = None
 ) -> tuple[list[int], list[int]]:
-    """The places of the seats ``label`` played, and of the others."""
+    """The places of the seats ``label`` played, and of the others (or only ``other``'s)."""
     ranks = outcome_ranks(outcome, play_out=play_out)
     seated = list(zip(ranks, outcome.levels, strict=True))
-    return [r for r, by in seated if by == label], [r for r, by in seated if by != label]
+    return [r for r, by in seated if by == label], [
+        r for r, by in seated if by != label and other in (None, by)
+    ]
 
 
 def mean_place(outcome: DealOutcome, label: str, *, play_out: bool) -> float:
@@ -41,10 +43,12 @@ def mean_place(outcome: DealOutcome, label: str, *, play_out: bool) -> float:
     return sum(own) / len(own)
 
 
-def share_above(outcome: DealOutcome, label: str, *, play_out: bool) -> float:
-    """Of the pairs (a seat ``label`` played, a seat someone else played), the share in
-    which ``label``'s seat placed better; a tie counts half."""
-    own, others = _ranks_split(outcome, label, play_out=play_out)
+def share_above(
+    outcome: DealOutcome, label: str, *, play_out: bool, other: str | None = None
+) -> float:
+    """Of the pairs (a seat ``label`` played, a seat someone else played: ``other`` when
+    named), the share in which ``label``'s seat placed better; a tie counts half."""
+    own, others = _ranks_split(outcome, label, play_out=play_out, other=other)
     score = sum(1.0 if a < b else 0.5 if a == b else 0.0 for a in own for b in others)
     return score / (len(own) * len(others))
 
@@ -77,6 +81,17 @@ def place_stats(outcomes: Sequence[DealOutcome], label: str, *, play_out: bool) 
         above=above,
         above_ci=_bounded(above_ci, 0.0, 1.0),
     )
+
+
+def head_to_head(
+    outcomes: Sequence[DealOutcome], label: str, other: str, *, play_out: bool
+) -> tuple[float, tuple[float, float]]:
+    """How often ``label`` placed above ``other`` at the same table (ties half), with a
+    95% interval over deals: a rating orders two bots by this, whoever else sat there."""
+    above, above_ci = mean_ci(
+        [share_above(o, label, play_out=play_out, other=other) for o in outcomes]
+    )
+    return above, _bounded(above_ci, 0.0, 1.0)
 
 
 @dataclass(frozen=True)

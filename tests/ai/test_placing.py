@@ -9,7 +9,13 @@ import random
 import pytest
 
 from pusoy.ai.arena import DealOutcome
-from pusoy.ai.placing import mean_place, paired_place_difference, place_stats, share_above
+from pusoy.ai.placing import (
+    head_to_head,
+    mean_place,
+    paired_place_difference,
+    place_stats,
+    share_above,
+)
 from pusoy.engine import scoring
 from pusoy.engine.scoring import deal_ranks, places_by_cards_left
 from ratings import system
@@ -135,3 +141,31 @@ def test_the_paired_difference_is_over_the_deals_both_runs_played() -> None:
     assert difference.deals == 2  # deals 1 and 2
     assert difference.above == 1
     assert difference.above_ci == (1, 1)
+
+
+def test_head_to_head_is_one_label_against_another_at_the_same_tables() -> None:
+    def table(index: int, winner: int, cards_left: tuple[int, ...]) -> DealOutcome:
+        return DealOutcome(
+            index=index,
+            levels=("a", "b", "c", "d"),
+            winner=winner,
+            points=(0, 0, 0, 0),
+            move_seconds={},
+            cards_left=cards_left,
+            places=tuple(places_by_cards_left(winner, cards_left)),
+            payments=(0, 0, 0, 0),
+        )
+
+    deals = [
+        table(0, winner=0, cards_left=(0, 5, 5, 5)),  # a above b
+        table(1, winner=3, cards_left=(7, 7, 1, 0)),  # a ties b
+        table(2, winner=2, cards_left=(9, 3, 0, 4)),  # b above a
+        table(3, winner=1, cards_left=(2, 0, 1, 6)),  # b above a, c between them
+    ]
+    above, (low, high) = head_to_head(deals, "a", "b", play_out=False)
+    assert above == pytest.approx((1 + 0.5 + 0 + 0) / 4)
+    assert 0 <= low < above < high <= 1
+    assert head_to_head(deals, "b", "a", play_out=False)[0] == pytest.approx(1 - above)
+    # against everyone else, as share_above counts it, the other seats count too
+    assert share_above(deals[3], "a", play_out=False) == pytest.approx(1 / 3)
+    assert share_above(deals[3], "a", play_out=False, other="d") == 1

@@ -28,6 +28,17 @@ def test_the_calibration_prints_every_level_and_a_literal_to_store() -> None:
     assert all(sigma >= SIGMA_FLOOR for _mu, sigma in literal.values())
     mus = [mu for mu, _sigma in literal.values()]
     assert abs(sum(mus) / len(mus) - 25) < 1  # a closed pool keeps the mean it started at
+    # every pair of levels, the stronger first, as one placed above the other
+    pairs = [re.match(r"  (\w+) placed above (\w+) in ([\d.]+)%", line) for line in lines[5:-1]]
+    assert [m.group(1, 2) for m in pairs] == [
+        ("expert", "heuristic"),
+        ("expert", "greedy"),
+        ("expert", "random"),
+        ("heuristic", "greedy"),
+        ("heuristic", "random"),
+        ("greedy", "random"),
+    ]
+    assert all(0 <= float(m.group(3)) <= 100 for m in pairs)
 
 
 def test_a_seat_plays_a_candidate_under_the_levels_name() -> None:
@@ -44,6 +55,7 @@ def test_a_seat_plays_a_candidate_under_the_levels_name() -> None:
         stdout=out,
     )
     lines = out.getvalue().splitlines()
+    assert "ms/move" not in lines[0]  # no seat plays the expert at the budget
     played = {line.split()[0]: line.split("played by ")[1] for line in lines[1:5]}
     assert played == {
         "random": "random",

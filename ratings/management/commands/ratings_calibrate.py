@@ -11,11 +11,13 @@ level, tried before the lobby changes."""
 from __future__ import annotations
 
 import os
+from itertools import combinations
 
 from django.core.management.base import BaseCommand, CommandError
 
 from pusoy.ai import LEVELS, Budget
 from pusoy.ai.arena import run_arena, seat_bot
+from pusoy.ai.placing import head_to_head
 from pusoy.engine.rules import Rules
 from ratings.system import deal_ranks, rate_fixed
 
@@ -60,14 +62,23 @@ class Command(BaseCommand):
             )
             for outcome in report.outcomes
         )
-        self.stdout.write(
-            f"{deals} deals, {rules}, expert {budget_ms:.0f} ms/move, {report.seconds:.0f} s"
-        )
+        timed = [level for level, spec in specs.items() if spec == "expert"]
+        budget_note = f", expert {budget_ms:.0f} ms/move" if timed else ""
+        self.stdout.write(f"{deals} deals, {rules}{budget_note}, {report.seconds:.0f} s")
         for level in LEVELS:
             s = skills[level]
             self.stdout.write(
                 f"{level:10} mu {s.mu:6.2f}  sigma {s.sigma:5.2f}  display {s.display:6.2f}"
                 f"  played by {specs[level]}"
+            )
+        # A rating orders two levels by how often one places above the other at a table,
+        # so a pair whose ratings look close can be read here with its interval.
+        for stronger, weaker in combinations(reversed(LEVELS), 2):
+            above, (low, high) = head_to_head(
+                report.outcomes, stronger, weaker, play_out=resolved.play_out
+            )
+            self.stdout.write(
+                f"  {stronger} placed above {weaker} in {above:.1%} [{low:.1%}, {high:.1%}]"
             )
         literal = ", ".join(
             f'"{level}": ({skills[level].mu:.2f}, {max(skills[level].sigma, SIGMA_FLOOR):.2f})'
