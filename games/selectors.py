@@ -92,12 +92,18 @@ def game_with_seats(game_id: uuid.UUID) -> Game | None:
     lock re-reads the locked row only, not the rows joined to it, so the seats would be
     those from before the write it waited for (`game_row.game_locked` reads them after
     the lock; tests/api/test_concurrency.py's concurrent joins fail without that)."""
-    seats = Seat.objects.select_related("game", "player").filter(game_id=game_id)
-    rows = list(seats.order_by("position"))
+    rows = list(seats_in_order(game_id, "game"))
     game = rows[0].game if rows else Game.objects.filter(pk=game_id).first()
     if game is not None:
         seats_attach(game, rows)
     return game
+
+
+def seats_in_order(game_id: uuid.UUID, *related: str) -> QuerySet[Seat]:
+    """The game's seats with their players, in position order (`related`: more relations
+    to join, as select_related takes them)."""
+    seats = Seat.objects.select_related("player", *related).filter(game_id=game_id)
+    return seats.order_by("position")
 
 
 def seats_attach(game: Game, seats: list[Seat]) -> None:
