@@ -197,6 +197,14 @@ def seat_of(game: Game, player: Player) -> int | None:
     return None
 
 
+def participant_seat(game: Game, player: Player) -> Seat:
+    """`player`'s seat in `game` (its seats as read with it); NOT_A_PARTICIPANT if none."""
+    seat = next((s for s in game.seats.all() if s.player_id == player.pk), None)
+    if seat is None:
+        raise DomainError(ErrorCode.NOT_A_PARTICIPANT, "You have no seat in this game.")
+    return seat
+
+
 def current_deal(game: Game) -> Deal | None:
     if game.current_deal_number == 0:
         return None
@@ -378,9 +386,7 @@ def game_state_for_player(
 
     `deal` and `state` may be passed when the caller already holds the current deal and
     its engine state (right after a move), to save reading and rebuilding them."""
-    seat = next((s for s in game.seats.all() if s.player_id == player.pk), None)
-    if seat is None:
-        raise DomainError(ErrorCode.NOT_A_PARTICIPANT, "You have no seat in this game.")
+    seat = participant_seat(game, player)
     if deal is None or state is None or deal.number != game.current_deal_number:
         deal, state = deal_current(game) or (None, None)
     scores = [s.score for s in game.seats.all()]
@@ -517,9 +523,7 @@ def hint_for_player(*, game: Game, player: Player) -> Hint:
     """A suggested move for the caller, on their turn, in a game created with hints.
 
     Seeded by the position, so asking again before anyone moves gives the same hint."""
-    seat = next((s for s in game.seats.all() if s.player_id == player.pk), None)
-    if seat is None:
-        raise DomainError(ErrorCode.NOT_A_PARTICIPANT, "You have no seat in this game.")
+    seat = participant_seat(game, player)
     if not game.hints:
         raise DomainError(ErrorCode.HINTS_OFF, "This game was created without hints.")
     if game.status != GameStatus.ACTIVE:
