@@ -129,26 +129,15 @@ def main() -> None:
         help="web server models (benchmarks.load.api.MODELS), run one after the other on"
         f" the same machine: {', '.join(bench.MODELS)}",
     )
-    parser.add_argument(
-        "--baseline",
-        type=Path,
-        help="another checkout (the code before a change): each model runs from it first,"
-        f" as MODEL{bench.BASE_SUFFIX}, then from this one",
+    bench.add_baseline_argument(
+        parser, f"runs from it first, as MODEL{bench.BASE_SUFFIX}, then from this one"
     )
     args = parser.parse_args()
-    models = args.servers.split(",")
-    unknown = [m for m in models if m not in bench.MODELS]
-    if unknown:
-        parser.error(f"unknown server model(s) {unknown}; known: {', '.join(bench.MODELS)}")
-    if args.baseline is not None:
-        bench.BASELINE = args.baseline.resolve()
-        models = [m for name in models for m in (name + bench.BASE_SUFFIX, name)]
+    models = bench.server_models(parser, args)
     print(f"machine: {bench.machine()}", flush=True)
     rates = {}
     for model in models:
-        name, base, _ = model.partition(bench.BASE_SUFFIX)
-        where = f" (from {bench.BASELINE})" if base else ""
-        print(f"\n=== [{model}] {bench.MODELS[name].describe}{where}", flush=True)
+        print(f"\n=== [{model}] {bench.model_described(model)}", flush=True)
         rates[model] = run(model, args.games, args.seconds)
     print("\nmoves per web CPU-second (all moves stored / CPU of both web servers):")
     first = rates[models[0]]
