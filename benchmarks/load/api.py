@@ -139,6 +139,23 @@ def admin(sql: str) -> None:
         conn.execute(sql)
 
 
+def database_create(env: dict[str, str] | None = None) -> None:
+    """A new database DB (one a run left behind is dropped first), migrated with `env`
+    (default: a server's, server_env)."""
+    admin(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
+    admin(f"CREATE DATABASE {DB}")
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env=env if env is not None else server_env(0, 1, 1),
+        check=True,
+    )
+
+
+def database_drop() -> None:
+    admin(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
+
+
 def db_connections(exclude: set[int]) -> dict[str, int]:
     """Connections to the bench database by state, not counting the given backends."""
     with psycopg.connect(dbname="postgres", autocommit=True, **PG) as conn:
@@ -826,15 +843,8 @@ def main() -> None:
     sections = set(args.sections.split(","))
 
     print(f"machine: {machine()}", flush=True)
-    admin(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
-    admin(f"CREATE DATABASE {DB}")
     try:
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-            cwd=ROOT,
-            env=server_env(0, 1, 1),
-            check=True,
-        )
+        database_create()
         with tempfile.TemporaryDirectory(prefix="pusoy-bench-") as tmp:
             logs = Path(tmp)
             print(f"\n{args.workers} worker(s) per server, DB_POOL_MAX_SIZE={args.pool}, DEBUG off")
@@ -865,7 +875,7 @@ def main() -> None:
                         f"   late (seq {counts['late']['seq']}): {counts['late'][name]:3}"
                     )
     finally:
-        admin(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
+        database_drop()
 
 
 if __name__ == "__main__":

@@ -155,17 +155,10 @@ def run(model: str, games: int, seconds: float) -> float:
         "CELERY_TASK_DEFAULT_QUEUE": queue,
         "SWEEP_INTERVAL_SECONDS": "5",
     }
-    bench.admin(f"DROP DATABASE IF EXISTS {bench.DB} WITH (FORCE)")
-    bench.admin(f"CREATE DATABASE {bench.DB}")
     processes: list[subprocess.Popen[bytes]] = []
     try:
         env = {**bench.server_env(0, 1, 1), **extra}
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-            cwd=bench.ROOT,
-            env=env,
-            check=True,
-        )
+        bench.database_create(env)
         with tempfile.TemporaryDirectory(prefix="pusoy-scale-") as tmp:
             logs = Path(tmp)
             celery = str(Path(sys.executable).with_name("celery"))
@@ -346,7 +339,7 @@ def run(model: str, games: int, seconds: float) -> float:
     finally:
         for p in processes:
             bench.stop_group(p)
-        bench.admin(f"DROP DATABASE IF EXISTS {bench.DB} WITH (FORCE)")
+        bench.database_drop()
     return web_rate
 
 
