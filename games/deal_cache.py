@@ -36,6 +36,9 @@ SIZE = 1024  # games, one entry each (its latest version seen): ~23 kB each, ~23
 Key = tuple[uuid.UUID, int, int]
 _entries: OrderedDict[uuid.UUID, tuple[Key, Deal, DealState]] = OrderedDict()
 _lock = threading.Lock()
+# How often deal_current answered from memory, and how often it read the deal instead, in
+# this process (tests/games/test_deal_cache.py checks that moves played do hit).
+counts = {"hits": 0, "misses": 0}
 
 
 def _key(game: Game) -> Key:
@@ -52,7 +55,9 @@ def deal_current(game: Game) -> tuple[Deal, DealState] | None:
         found = _entries.get(game.pk)
         if found is not None and found[0] == key:
             _entries.move_to_end(game.pk)
+            counts["hits"] += 1
             return _copied(found[1], found[2])
+        counts["misses"] += 1
     deal = Deal.objects.filter(game=game, number=game.current_deal_number).first()
     if deal is None:
         return None

@@ -92,12 +92,18 @@ def game_with_seats(game_id: uuid.UUID) -> Game | None:
     lock re-reads the locked row only, not the rows joined to it, so the seats would be
     those from before the write it waited for (`game_row.game_locked` reads them after
     the lock; tests/api/test_concurrency.py's concurrent joins fail without that)."""
-    seats = Seat.objects.select_related("game", "player").filter(game_id=game_id)
-    rows = list(seats.order_by("position"))
+    rows = list(seats_in_order(game_id, "game"))
     game = rows[0].game if rows else Game.objects.filter(pk=game_id).first()
     if game is not None:
         seats_attach(game, rows)
     return game
+
+
+def seats_in_order(game_id: uuid.UUID, *related: str) -> QuerySet[Seat]:
+    """The game's seats with their players, in position order (`related`: more relations
+    to join, as select_related takes them)."""
+    seats = Seat.objects.select_related("player", *related).filter(game_id=game_id)
+    return seats.order_by("position")
 
 
 def seats_attach(game: Game, seats: list[Seat]) -> None:
@@ -189,6 +195,14 @@ def seat_of(game: Game, player: Player) -> int | None:
         if seat.player_id == player.pk:
             return seat.position
     return None
+
+
+def participant_seat(game: Game, player: Player) -> Seat:
+    """`player`'s seat in `game` (its seats as read with it); NOT_A_PARTICIPANT if none."""
+    seat = next((s for s in game.seats.all() if s.player_id == player.pk), None)
+    if seat is None:
+        raise DomainError(ErrorCode.NOT_A_PARTICIPANT, "You have no seat in this game.")
+    return seat
 
 
 def current_deal(game: Game) -> Deal | None:
@@ -372,9 +386,7 @@ def game_state_for_player(
 
     `deal` and `state` may be passed when the caller already holds the current deal and
     its engine state (right after a move), to save reading and rebuilding them."""
-    seat = next((s for s in game.seats.all() if s.player_id == player.pk), None)
-    if seat is None:
-        raise DomainError(ErrorCode.NOT_A_PARTICIPANT, "You have no seat in this game.")
+    seat = participant_seat(game, player)
     if deal is None or state is None or deal.number != game.current_deal_number:
         deal, state = deal_current(game) or (None, None)
     scores = [s.score for s in game.seats.all()]
@@ -511,9 +523,7 @@ def hint_for_player(*, game: Game, player: Player) -> Hint:
     """A suggested move for the caller, on their turn, in a game created with hints.
 
     Seeded by the position, so asking again before anyone moves gives the same hint."""
-    seat = next((s for s in game.seats.all() if s.player_id == player.pk), None)
-    if seat is None:
-        raise DomainError(ErrorCode.NOT_A_PARTICIPANT, "You have no seat in this game.")
+    seat = participant_seat(game, player)
     if not game.hints:
         raise DomainError(ErrorCode.HINTS_OFF, "This game was created without hints.")
     if game.status != GameStatus.ACTIVE:

@@ -59,7 +59,7 @@ PG: dict[str, Any] = {"host": "127.0.0.1", "port": 5432, "user": "postgres"}
 # BENCH_DB: another name, so that two runs (old and new code) can share a machine.
 DB = os.environ.get("BENCH_DB", "pusoy_bench")
 PASSWORD = "bench-" + secrets.token_hex(8)
-# A model named "MODEL@base" is served from this checkout instead (--baseline).
+# A model named "MODEL@base" is served from the --baseline checkout, BASELINE, instead.
 BASE_SUFFIX = "@base"
 BASELINE: Path | None = None
 
@@ -137,6 +137,23 @@ def free_port() -> int:
 def admin(sql: str) -> None:
     with psycopg.connect(dbname="postgres", autocommit=True, **PG) as conn:
         conn.execute(sql)
+
+
+def database_create(env: dict[str, str] | None = None) -> None:
+    """A new database DB (one a run left behind is dropped first), migrated with `env`
+    (default: a server's, server_env)."""
+    admin(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
+    admin(f"CREATE DATABASE {DB}")
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env=env if env is not None else server_env(0, 1, 1),
+        check=True,
+    )
+
+
+def database_drop() -> None:
+    admin(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
 
 
 def db_connections(exclude: set[int]) -> dict[str, int]:
@@ -217,6 +234,38 @@ MODELS = {
         waits_on_loop=False,
     ),
 }
+
+
+def add_baseline_argument(parser: argparse.ArgumentParser, order: str) -> None:
+    """`--baseline DIR`, another checkout each server model also runs from, as MODEL@base
+    (`server_models`); `order` tells, in the help, how its runs stand beside this one's."""
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        help=f"another checkout (the code before a change): each model {order}",
+    )
+
+
+def server_models(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[str]:
+    """The server models `--servers` names, comma-separated (an unknown one is a usage
+    error); with `--baseline`, each preceded by its MODEL@base, served from that checkout
+    (set as BASELINE)."""
+    global BASELINE
+    models = args.servers.split(",")
+    unknown = [m for m in models if m not in MODELS]
+    if unknown:
+        parser.error(f"unknown server model(s) {unknown}; known: {', '.join(MODELS)}")
+    if args.baseline is not None:
+        BASELINE = args.baseline.resolve()
+        models = [m for name in models for m in (name + BASE_SUFFIX, name)]
+    return models
+
+
+def model_described(name: str) -> str:
+    """A server model's description, with the checkout it runs from for a MODEL@base."""
+    model, base, _ = name.partition(BASE_SUFFIX)
+    where = f" (from {BASELINE})" if base else ""
+    return f"{MODELS[model].describe}{where}"
 
 
 @dataclass
@@ -786,40 +835,21 @@ def main() -> None:
     parser.add_argument(
         "--sections", default="1,2,3,4", help="which of the numbered measures to run"
     )
-    parser.add_argument(
-        "--baseline",
-        type=Path,
-        help="another checkout (the code before a change): each model also runs from it,"
-        f" as MODEL{BASE_SUFFIX}, interleaved with this checkout's",
+    add_baseline_argument(
+        parser, f"also runs from it, as MODEL{BASE_SUFFIX}, interleaved with this checkout's"
     )
     args = parser.parse_args()
-    models = args.servers.split(",")
-    unknown = [m for m in models if m not in MODELS]
-    if unknown:
-        parser.error(f"unknown server model(s) {unknown}; known: {', '.join(MODELS)}")
-    if args.baseline is not None:
-        global BASELINE
-        BASELINE = args.baseline.resolve()
-        models = [m for name in models for m in (name + BASE_SUFFIX, name)]
+    models = server_models(parser, args)
     sections = set(args.sections.split(","))
 
     print(f"machine: {machine()}", flush=True)
-    admin(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
-    admin(f"CREATE DATABASE {DB}")
     try:
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-            cwd=ROOT,
-            env=server_env(0, 1, 1),
-            check=True,
-        )
+        database_create()
         with tempfile.TemporaryDirectory(prefix="pusoy-bench-") as tmp:
             logs = Path(tmp)
             print(f"\n{args.workers} worker(s) per server, DB_POOL_MAX_SIZE={args.pool}, DEBUG off")
             for name in models:
-                model, base, _ = name.partition(BASE_SUFFIX)
-                where = f" (from {BASELINE})" if base else ""
-                print(f"   [{name}] {MODELS[model].describe}{where}", flush=True)
+                print(f"   [{name}] {model_described(name)}", flush=True)
             if "1" in sections:
                 with contextlib.ExitStack() as stack:
                     servers = {
@@ -845,7 +875,7 @@ def main() -> None:
                         f"   late (seq {counts['late']['seq']}): {counts['late'][name]:3}"
                     )
     finally:
-        admin(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
+        database_drop()
 
 
 if __name__ == "__main__":

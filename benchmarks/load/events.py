@@ -27,8 +27,6 @@ import datetime as dt
 import json
 import queue
 import random
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -38,7 +36,7 @@ from typing import Any
 import httpx
 
 from benchmarks.load import api
-from benchmarks.load.api import ROOT, Server, admin, first_turn, machine, ms, new_game, register
+from benchmarks.load.api import Server, first_turn, machine, ms, new_game, register
 
 api.DB = "pusoy_bench_events"  # its own database: other benchmarks may run meanwhile
 
@@ -188,15 +186,8 @@ def main() -> None:
     )
     args = parser.parse_args()
     print(f"machine: {machine()}", flush=True)
-    admin(f"DROP DATABASE IF EXISTS {api.DB} WITH (FORCE)")
-    admin(f"CREATE DATABASE {api.DB}")
     try:
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-            cwd=ROOT,
-            env=api.server_env(0, 1, 1),
-            check=True,
-        )
+        api.database_create()
         with tempfile.TemporaryDirectory(prefix="pusoy-bench-") as tmp:
             print(
                 f"\nserver [{args.server}]: {api.MODELS[args.server].describe}; 1 worker,"
@@ -220,7 +211,7 @@ def main() -> None:
             print(f"   the move's POST (sent -> answered): {crowd['post'] * 1000:.1f} ms")
             print("   the move's POST sent -> each stream reading it:", ms(crowd["woken"]))
     finally:
-        admin(f"DROP DATABASE IF EXISTS {api.DB} WITH (FORCE)")
+        api.database_drop()
 
 
 if __name__ == "__main__":

@@ -9,8 +9,6 @@ prints the hint's latency next to a ``GET state`` on the same positions. Numbers
 from __future__ import annotations
 
 import argparse
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -25,15 +23,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=6, help="4-human hinted games played")
     args = parser.parse_args()
     print(f"machine: {bench.machine()}", flush=True)
-    bench.admin(f"DROP DATABASE IF EXISTS {bench.DB} WITH (FORCE)")
-    bench.admin(f"CREATE DATABASE {bench.DB}")
     try:
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-            cwd=bench.ROOT,
-            env=bench.server_env(0, 1, 1),
-            check=True,
-        )
+        bench.database_create()
         with (
             tempfile.TemporaryDirectory(prefix="pusoy-bench-") as tmp,
             bench.Server(1, 4, Path(tmp)) as server,
@@ -66,7 +57,7 @@ def main() -> None:
         print("GET hint :", bench.ms(hints))
         print("GET state:", bench.ms(states))
     finally:
-        bench.admin(f"DROP DATABASE IF EXISTS {bench.DB} WITH (FORCE)")
+        bench.database_drop()
 
 
 if __name__ == "__main__":

@@ -129,26 +129,15 @@ def main() -> None:
         help="web server models (benchmarks.load.api.MODELS), run one after the other on"
         f" the same machine: {', '.join(bench.MODELS)}",
     )
-    parser.add_argument(
-        "--baseline",
-        type=Path,
-        help="another checkout (the code before a change): each model runs from it first,"
-        f" as MODEL{bench.BASE_SUFFIX}, then from this one",
+    bench.add_baseline_argument(
+        parser, f"runs from it first, as MODEL{bench.BASE_SUFFIX}, then from this one"
     )
     args = parser.parse_args()
-    models = args.servers.split(",")
-    unknown = [m for m in models if m not in bench.MODELS]
-    if unknown:
-        parser.error(f"unknown server model(s) {unknown}; known: {', '.join(bench.MODELS)}")
-    if args.baseline is not None:
-        bench.BASELINE = args.baseline.resolve()
-        models = [m for name in models for m in (name + bench.BASE_SUFFIX, name)]
+    models = bench.server_models(parser, args)
     print(f"machine: {bench.machine()}", flush=True)
     rates = {}
     for model in models:
-        name, base, _ = model.partition(bench.BASE_SUFFIX)
-        where = f" (from {bench.BASELINE})" if base else ""
-        print(f"\n=== [{model}] {bench.MODELS[name].describe}{where}", flush=True)
+        print(f"\n=== [{model}] {bench.model_described(model)}", flush=True)
         rates[model] = run(model, args.games, args.seconds)
     print("\nmoves per web CPU-second (all moves stored / CPU of both web servers):")
     first = rates[models[0]]
@@ -166,17 +155,10 @@ def run(model: str, games: int, seconds: float) -> float:
         "CELERY_TASK_DEFAULT_QUEUE": queue,
         "SWEEP_INTERVAL_SECONDS": "5",
     }
-    bench.admin(f"DROP DATABASE IF EXISTS {bench.DB} WITH (FORCE)")
-    bench.admin(f"CREATE DATABASE {bench.DB}")
     processes: list[subprocess.Popen[bytes]] = []
     try:
         env = {**bench.server_env(0, 1, 1), **extra}
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-            cwd=bench.ROOT,
-            env=env,
-            check=True,
-        )
+        bench.database_create(env)
         with tempfile.TemporaryDirectory(prefix="pusoy-scale-") as tmp:
             logs = Path(tmp)
             celery = str(Path(sys.executable).with_name("celery"))
@@ -357,7 +339,7 @@ def run(model: str, games: int, seconds: float) -> float:
     finally:
         for p in processes:
             bench.stop_group(p)
-        bench.admin(f"DROP DATABASE IF EXISTS {bench.DB} WITH (FORCE)")
+        bench.database_drop()
     return web_rate
 
 

@@ -18,6 +18,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.models import Deal, Game, GameStatus, InvitationStatus, Seat, SeatStatus
+from games.selectors import participant_seat
 from games.services import feed
 from games.services.deals import seat_entrant
 from games.services.game_row import game_locked, game_touch
@@ -28,18 +29,11 @@ from pusoy_api.domain_errors import DomainError, ErrorCode
 from ratings.services import Entrant, ratings_apply_resignation
 
 
-def _seat_of(game: Game, player: Player) -> Seat:
-    seat = next((s for s in game.seats.all() if s.player_id == player.pk), None)
-    if seat is None:
-        raise DomainError(ErrorCode.NOT_A_PARTICIPANT, "You have no seat in this game.")
-    return seat
-
-
 @transaction.atomic
 def game_leave(*, game_id: uuid.UUID, player: Player) -> Game:
     """Leave a waiting game: the seat is open again. The creator leaving cancels it."""
     game = game_locked(game_id, viewer=player)
-    seat = _seat_of(game, player)
+    seat = participant_seat(game, player)
     if game.status != GameStatus.WAITING:
         raise DomainError(ErrorCode.GAME_NOT_WAITING, f"The game is {game.status}: resign instead.")
     if game.created_by_id == player.pk:
@@ -58,7 +52,7 @@ def game_cancel(*, game_id: uuid.UUID, player: Player) -> Game:
     """The creator calls off a waiting game: abandoned, nothing scored."""
     game = game_locked(game_id, viewer=player)
     if game.created_by_id != player.pk:
-        _seat_of(game, player)  # an outsider is told only that they have no seat
+        participant_seat(game, player)  # an outsider is told only that they have no seat
         raise DomainError(ErrorCode.NOT_THE_CREATOR, "Only the game's creator cancels it.")
     if game.status != GameStatus.WAITING:
         raise DomainError(ErrorCode.GAME_NOT_WAITING, f"The game is {game.status}.")
@@ -70,7 +64,7 @@ def game_cancel(*, game_id: uuid.UUID, player: Player) -> Game:
 def game_resign(*, game_id: uuid.UUID, player: Player) -> Game:
     """Resign an active game: an AI plays the seat to the end of the match."""
     game = game_locked(game_id, viewer=player)
-    seat = _seat_of(game, player)
+    seat = participant_seat(game, player)
     if game.status != GameStatus.ACTIVE:
         raise DomainError(ErrorCode.GAME_NOT_ACTIVE, f"The game is {game.status}.")
     if seat.status == SeatStatus.RESIGNED:

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 from django.db.models import Model
 
-from games.models import Game, Seat
-from games.selectors import game_visible_to, seats_attach
+from games.models import Game
+from games.selectors import game_visible_to, seats_attach, seats_in_order
 from games.services.side_effects import notify_waiters
 from players.models import Player
 from pusoy_api.combined_writes import rows_write
@@ -26,9 +26,7 @@ def game_locked(game_id: uuid.UUID, *, viewer: Player | None = None) -> Game:
     request locks the game for the moment it takes to be refused."""
     game = Game.objects.select_for_update(of=("self",)).filter(pk=game_id).first()
     if game is not None:
-        seats_attach(
-            game, list(Seat.objects.select_related("player").filter(game=game).order_by("position"))
-        )
+        seats_attach(game, list(seats_in_order(game.pk)))
     if game is None or (viewer is not None and not game_visible_to(game, viewer)):
         raise DomainError(ErrorCode.NOT_FOUND, "No such game.")
     return game

@@ -18,6 +18,7 @@ from games.chain import chain_next, move_canonical_json
 from games.deal_cache import deal_current, deal_keep_on_commit
 from games.errors import domain_error
 from games.models import Deal, Game, GameStatus, Move, SeatStatus
+from games.selectors import participant_seat
 from games.services import feed
 from games.services.deals import deal_finished, deal_score
 from games.services.exits import game_abandon, humans_still_playing
@@ -53,9 +54,7 @@ def move_submit(
 ) -> MoveOutcome:
     """A human's move. Refusals raise DomainError and change nothing."""
     game = game_locked(game_id, viewer=player)
-    mine = next((s for s in game.seats.all() if s.player_id == player.pk), None)
-    if mine is None:
-        raise DomainError(ErrorCode.NOT_A_PARTICIPANT, "You have no seat in this game.")
+    mine = participant_seat(game, player)
     if game.status != GameStatus.ACTIVE:
         raise DomainError(ErrorCode.GAME_NOT_ACTIVE, f"The game is {game.status}.")
     if mine.status == SeatStatus.RESIGNED:

@@ -4,6 +4,7 @@ rolled-back write keeps nothing, and what it hands out is a copy."""
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 from django.db import transaction
@@ -12,6 +13,7 @@ from games import deal_cache
 from games.models import Deal, Game
 from games.services import move_submit
 from pusoy.engine import DealState
+from tests.api.helpers import play_one, start_human_game, state_of, whose_turn
 from tests.factories import game_with_seats
 
 pytestmark = pytest.mark.django_db(transaction=True)  # real commits: entries are kept at commit
@@ -105,3 +107,25 @@ def test_an_older_version_never_replaces_a_newer_one():
 def fresh_pair(game: Game) -> tuple[Deal, DealState]:
     deal = Deal.objects.get(game=game, number=game.current_deal_number)
     return deal, DealState.from_dict(deal.snapshot)
+
+
+def test_moves_played_through_the_api_take_the_deal_from_memory():
+    """Requests that really commit: a deal is read from the database once, by the first
+    read after it is dealt; every later state read and every move's locked read of that
+    deal hit, as each move's commit keeps the deal for the version it made. A cache that
+    never hits (or never keeps) fails here."""
+    game_id, clients = start_human_game(4)
+    rng = random.Random(7)
+    before = dict(deal_cache.counts)
+    deals, moves = set(), 0
+    while moves < 12 and (client := whose_turn(clients, game_id)) is not None:
+        state = state_of(client, game_id)
+        deals.add(state["deal"]["number"])
+        play_one(client, game_id, rng, state)
+        moves += 1
+    hits = deal_cache.counts["hits"] - before["hits"]
+    misses = deal_cache.counts["misses"] - before["misses"]
+    assert moves == 12
+    assert misses == len(deals)  # each deal read from the database once
+    # Every other read hits: per move, whose_turn's, the mover's and the move's locked one.
+    assert hits == 3 * moves - len(deals)
