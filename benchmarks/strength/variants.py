@@ -52,6 +52,7 @@ EXPERT_TUNINGS = {
     "near_miss_1": Tuning(near_miss_weight=1.0),
     "near_miss_3": Tuning(near_miss_weight=3.0),
     "near_miss_10": Tuning(near_miss_weight=10.0),
+    "near_miss_30": Tuning(near_miss_weight=30.0),
     "uniform": Tuning(read_history=False),
     "uniform_near_miss_3": Tuning(read_history=False, near_miss_weight=3.0),
 }
@@ -63,5 +64,6 @@ expert_eliminate_z3 = _expert_tuned(EXPERT_TUNINGS["eliminate_z3"])
 expert_near_miss_1 = _expert_tuned(EXPERT_TUNINGS["near_miss_1"])
 expert_near_miss_3 = _expert_tuned(EXPERT_TUNINGS["near_miss_3"])
 expert_near_miss_10 = _expert_tuned(EXPERT_TUNINGS["near_miss_10"])
+expert_near_miss_30 = _expert_tuned(EXPERT_TUNINGS["near_miss_30"])
 expert_uniform = _expert_tuned(EXPERT_TUNINGS["uniform"])
 expert_uniform_near_miss_3 = _expert_tuned(EXPERT_TUNINGS["uniform_near_miss_3"])

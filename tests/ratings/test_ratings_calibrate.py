@@ -80,3 +80,11 @@ def test_a_seat_plays_a_candidate_under_the_levels_name() -> None:
 def test_a_bad_seat_is_refused_before_any_deal(seat: str, error: str) -> None:
     with pytest.raises(CommandError, match=re.escape(error)):
         call_command("ratings_calibrate", "--seat", seat, deals=4, workers=1, stdout=io.StringIO())
+
+
+def test_the_leagues_house_rules_are_rules_too_and_unknown_ones_are_refused() -> None:
+    out = io.StringIO()
+    call_command("ratings_calibrate", rules="house", deals=4, budget_ms=5, workers=1, stdout=out)
+    assert out.getvalue().startswith("4 deals, house")
+    with pytest.raises(CommandError, match=re.escape("unknown rules 'nope'")):
+        call_command("ratings_calibrate", rules="nope", deals=4, workers=1, stdout=io.StringIO())

@@ -17,8 +17,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from pusoy.ai import LEVELS, Budget
 from pusoy.ai.arena import run_arena, seat_bot
+from pusoy.ai.league import rules_named
 from pusoy.ai.placing import head_to_head
-from pusoy.engine.rules import Rules
 from ratings.system import deal_ranks, rate_fixed
 
 # A level's rating must still move with its results against people, which a sigma
@@ -31,7 +31,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--deals", type=int, default=400)
-        parser.add_argument("--rules", default="philippine")
+        parser.add_argument(
+            "--rules", default="philippine", help="a preset, or house (the league's)"
+        )
         parser.add_argument("--budget-ms", type=float, default=100.0, help="expert per move")
         parser.add_argument("--seed", default="calibrate")
         parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
@@ -44,7 +46,10 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, deals, rules, budget_ms, seed, workers, seat, **options):
-        resolved = Rules.from_spec(rules)
+        try:
+            resolved = rules_named(rules)
+        except ValueError as error:
+            raise CommandError(f"--rules: {error}") from None
         budget = Budget(seconds=budget_ms / 1000)
         specs = seat_specs(seat, budget)
         report = run_arena(
