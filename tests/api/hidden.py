@@ -25,18 +25,24 @@ def cards_in(body: Any, key: str | None = None) -> set[str]:
     return set()
 
 
+def _latest_deal(game_id: str) -> Deal:
+    return Deal.objects.filter(game_id=game_id).order_by("-number").first()
+
+
 def others_cards(game_id: str, seat: int) -> set[str]:
     """The cards in other seats' hands of the current deal: none once it has ended, when
     its record shows what each seat was left holding."""
-    deal = Deal.objects.filter(game_id=game_id).order_by("-number").first()
+    deal = _latest_deal(game_id)
     if deal.finished_at is not None:
         return set()
     hands = deal.snapshot["state"]["hands"]
     return {card for other, hand in enumerate(hands) if other != seat for card in hand}
 
 
-def current_deal(game_id: str) -> int:
-    return Deal.objects.filter(game_id=game_id).order_by("-number").first().number
+def cards_held(game_id: str) -> int:
+    """How many cards the seats of the current deal hold, hidden or not (once it has
+    ended, what the losers were left with)."""
+    return sum(len(hand) for hand in _latest_deal(game_id).snapshot["state"]["hands"])
 
 
 def first_deal_on(game_id: str) -> bool:
@@ -47,7 +53,7 @@ def everything_a_player_can_ask(client, game_id: str) -> list[Any]:
     """Every answer about the game and its current deal. Only the current deal: an
     ended deal's cards are public, and the next deal's hands hold the same 52 cards."""
     base = f"/api/v1/games/{game_id}"
-    number = current_deal(game_id)
+    number = _latest_deal(game_id).number
     paths = [
         f"{base}/state",
         base,

@@ -8,12 +8,31 @@ import pytest
 
 from games.models import Deal
 from tests.api.helpers import client_for, play_one, start_human_game, whose_turn
-from tests.api.hidden import cards_in, everything_a_player_can_ask, first_deal_on, others_cards
+from tests.api.hidden import (
+    cards_held,
+    cards_in,
+    everything_a_player_can_ask,
+    first_deal_on,
+    others_cards,
+)
 
 pytestmark = pytest.mark.django_db
 
 PRESETS = ["philippine", "philippine-online", "philippine-deuce-high", "hong-kong"]
 NAMES = ("ana", "ben", "cia", "dee")
+
+
+def spectator_sees_no_hand(spectator, game_id: str) -> None:
+    """Every answer to the spectator: no card of a hand in play, only counts."""
+    every_hand = others_cards(game_id, -1)
+    answers = everything_a_player_can_ask(spectator, game_id)
+    for body in answers:
+        assert not cards_in(body) & every_hand, body
+    state = answers[0]
+    assert state["view"] == "spectator"
+    assert "hand" not in state["deal"]
+    assert "legal_moves" not in state["deal"]
+    assert sum(state["deal"]["card_counts"]) == cards_held(game_id)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -24,15 +43,7 @@ def test_a_spectator_of_every_preset_never_sees_a_hand(preset, players):
     spectator = client_for(f"eve_{preset[:3]}{players}")
     rng = random.Random(f"{preset}{players}")
     for _ in range(12):
-        every_hand = others_cards(game_id, -1)
-        answers = everything_a_player_can_ask(spectator, game_id)
-        for body in answers:
-            assert not cards_in(body) & every_hand, body
-        state = answers[0]
-        assert state["view"] == "spectator"
-        assert "hand" not in state["deal"]
-        assert "legal_moves" not in state["deal"]
-        assert sum(state["deal"]["card_counts"]) == len(every_hand)
+        spectator_sees_no_hand(spectator, game_id)
         mover = whose_turn(clients, game_id)
         if mover is None:
             break
@@ -48,12 +59,9 @@ def test_a_spectator_watches_a_deal_to_its_end_and_then_sees_its_record():
     record = f"/api/v1/games/{game_id}/deals/1/record"
     assert spectator.get(record).status_code == 409
     while first_deal_on(game_id):
-        every_hand = others_cards(game_id, -1)
-        for body in everything_a_player_can_ask(spectator, game_id):
-            assert not cards_in(body) & every_hand, body
+        spectator_sees_no_hand(spectator, game_id)
         play_one(whose_turn(clients, game_id), game_id, rng)
-    for body in everything_a_player_can_ask(spectator, game_id):
-        assert not cards_in(body) & others_cards(game_id, -1), body
+    spectator_sees_no_hand(spectator, game_id)  # the game over: the counts left stay
     answer = spectator.get(record)
     assert answer.status_code == 200
     assert answer.json()["hands"] == Deal.objects.get(game_id=game_id, number=1).hands

@@ -18,8 +18,8 @@ from django.core.management.base import BaseCommand, CommandError
 from pusoy.ai import LEVELS, Budget
 from pusoy.ai.arena import run_arena, seat_bot
 from pusoy.ai.league import rules_named
-from pusoy.ai.placing import head_to_head
-from ratings.system import deal_ranks, rate_fixed
+from pusoy.ai.placing import head_to_head, outcome_ranks
+from ratings.system import rate_fixed
 
 # A level's rating must still move with its results against people, which a sigma
 # shrunk by thousands of bot-only deals would stop.
@@ -56,18 +56,10 @@ class Command(BaseCommand):
             LEVELS, deals, resolved, seed=seed, budget=budget, workers=workers, specs=specs
         )
         skills = rate_fixed(
-            (
-                outcome.levels,
-                deal_ranks(
-                    winner=outcome.winner,
-                    cards_left=outcome.cards_left,
-                    places=outcome.places,
-                    play_out=resolved.play_out,
-                ),
-            )
+            (outcome.levels, outcome_ranks(outcome, play_out=resolved.play_out))
             for outcome in report.outcomes
         )
-        timed = [level for level, spec in specs.items() if spec == "expert"]
+        timed = "expert" in specs.values()
         budget_note = f", expert {budget_ms:.0f} ms/move" if timed else ""
         self.stdout.write(f"{deals} deals, {rules}{budget_note}, {report.seconds:.0f} s")
         for level in LEVELS:
