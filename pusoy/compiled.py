@@ -44,6 +44,7 @@ COMPILED_MODULES = (
     "pusoy.ai.inference",
     "pusoy.ai.worlds",
     "pusoy.ai.match",
+    "pusoy.ai.opponents",
     "pusoy.ai.expert",
 )
 # mypyc puts the code of every module in one shared library of this name; each module

@@ -55,6 +55,8 @@ EXPERT_TUNINGS = {
     "near_miss_30": Tuning(near_miss_weight=30.0),
     "uniform": Tuning(read_history=False),
     "uniform_near_miss_3": Tuning(read_history=False, near_miss_weight=3.0),
+    "styles": Tuning(model_opponents=True),
+    "styles_keep_z2": Tuning(model_opponents=True, keep_default_z=2.0),
 }
 expert_keep_z0 = _expert_tuned(EXPERT_TUNINGS["keep_z0"])
 expert_keep_z2 = _expert_tuned(EXPERT_TUNINGS["keep_z2"])
@@ -67,3 +69,5 @@ expert_near_miss_10 = _expert_tuned(EXPERT_TUNINGS["near_miss_10"])
 expert_near_miss_30 = _expert_tuned(EXPERT_TUNINGS["near_miss_30"])
 expert_uniform = _expert_tuned(EXPERT_TUNINGS["uniform"])
 expert_uniform_near_miss_3 = _expert_tuned(EXPERT_TUNINGS["uniform_near_miss_3"])
+expert_styles = _expert_tuned(EXPERT_TUNINGS["styles"])
+expert_styles_keep_z2 = _expert_tuned(EXPERT_TUNINGS["styles_keep_z2"])

@@ -24,6 +24,7 @@ from pusoy.ai.budget import DEFAULT_BUDGET, Budget
 from pusoy.ai.heuristic import heuristic_play, rollout_play
 from pusoy.ai.inference import ActionModel, chained_worlds
 from pusoy.ai.match import NORMAL, deal_spread, match_value, stances
+from pusoy.ai.opponents import READING_WORLDS, Style, read_styles, styled_rollout
 from pusoy.ai.plan import five_candidates, plan
 from pusoy.ai.worlds import WorldSampler, cards_dealt
 from pusoy.engine.fast import PASS_PLAY, FastPlay, FastState, five_kind, play_size
@@ -33,6 +34,9 @@ from pusoy.engine.scoring import deal_payments, deal_points
 from pusoy.engine.state import PlayerView
 
 Reward = Callable[[FastState, int, list[int]], float]
+# The opponents' read styles (``opponents.read_styles``) and the seed of a world's draws:
+# every candidate is played out in a world with the same draws, so they stay paired.
+Styles = tuple[list[Style | None], int]
 
 
 # The search's constants. Each was measured against the alternatives; the runs, numbers
@@ -87,6 +91,9 @@ class Tuning(NamedTuple):
     # Draw the worlds from the reading of the opponents' moves (``world_source``); when
     # False, uniformly but for the soft hints of passes and leads, as the instant level does.
     read_history: bool = True
+    # Read each opponent's way of playing from its moves and play it so in the rollouts
+    # (``pusoy.ai.opponents``); when False, every seat's rollouts are the planner's.
+    model_opponents: bool = False
 
 
 def current_tuning() -> Tuning:
@@ -146,17 +153,21 @@ def budget_rollouts(budget: Budget) -> float:
 
 
 def world_source(
-    view: PlayerView, rng: random.Random, budget: Budget, tuning: Tuning | None = None
+    view: PlayerView,
+    rng: random.Random,
+    budget: Budget,
+    tuning: Tuning | None = None,
+    model: ActionModel | None = None,
 ) -> Callable[[], list[int]]:
     """The search's worlds: drawn by chains over the deals of the hidden cards that
-    weigh each by how well it explains the opponents' moves (``inference``); longer
-    chains for a big budget (``SHARP_READING_FROM``)."""
+    weigh each by how well it explains the opponents' moves (``inference``; ``model``
+    when the caller made one); longer chains for a big budget (``SHARP_READING_FROM``)."""
     tuning = tuning or current_tuning()
     sampler = WorldSampler(view)
     if not tuning.read_history:
         return lambda: sampler.sample(rng)
     sharp = tuning.sharp
-    model = ActionModel(view)
+    model = model or ActionModel(view)
     if sharp or budget_rollouts(budget) >= SHARP_READING_FROM:
         return chained_worlds(sampler, model, rng, steps=SHARP_STEPS, burn_in=SHARP_BURN_IN)
     return chained_worlds(sampler, model, rng)
@@ -230,12 +241,17 @@ def play_out(
     dealt: list[int],
     reward: Reward,
     seat_stances: tuple[int, ...] | None = None,
+    styles: Styles | None = None,
 ) -> float:
     """``me``'s reward once ``play`` is made in ``world`` and the deal is finished by
-    ``rollout`` (``world`` itself is left as it was)."""
+    ``rollout`` (``world`` itself is left as it was); with ``styles`` (the opponents'
+    read styles and a seed for their random draws), by ``opponents.styled_rollout``."""
     sim = world.copy()
     if not sim.push(*play):
-        rollout(sim, seat_stances)
+        if styles is None:
+            rollout(sim, seat_stances)
+        else:
+            styled_rollout(sim, styles[0], random.Random(styles[1]), seat_stances)
     return reward(sim, me, dealt)
 
 
@@ -328,7 +344,18 @@ def _search(
     if len(cands) == 1:
         return cands[0], {}
     dealt = cards_dealt(view)
-    next_world = world_source(view, rng, budget, tuning)
+    read: list[Style | None] | None = None
+    if tuning.model_opponents:
+        model = ActionModel(view)
+        drawn = world_source(view, rng, budget, tuning, model)
+        # The worlds that read the styles are the search's first: none is drawn twice.
+        first = [drawn() for _ in range(READING_WORLDS)]
+        read = read_styles(model, first)
+        if all(style is None for style in read):
+            read = None
+        next_world = _replayed(first, drawn)
+    else:
+        next_world = world_source(view, rng, budget, tuning)
     alive = list(range(len(cands)))
     results: list[list[float]] = [[] for _ in cands]
     rollouts = 0
@@ -348,12 +375,13 @@ def _search(
                 break
         base = root.copy()
         base.hands = next_world()
+        styles = None if read is None else (read, rng.getrandbits(32))
         world: list[float] = []
         for i in alive:
             if limit is not None and rollouts >= limit:
                 out_of_budget = True
                 break
-            world.append(play_out(base, cands[i], me, dealt, reward, seat_stances))
+            world.append(play_out(base, cands[i], me, dealt, reward, seat_stances, styles))
             rollouts += 1
             if time.perf_counter() >= deadline:
                 out_of_budget = True
@@ -376,6 +404,16 @@ def _search(
     if worlds == 0:
         return default, stats
     return cands[_choose(alive, results, tuning.keep_default_z)], stats
+
+
+def _replayed(first: list[list[int]], then: Callable[[], list[int]]) -> Callable[[], list[int]]:
+    """The worlds of ``first`` in order, then those of ``then``."""
+    pending = list(reversed(first))
+
+    def next_world() -> list[int]:
+        return pending.pop() if pending else then()
+
+    return next_world
 
 
 def _paired(a: list[float], b: list[float]) -> tuple[float, float]:
