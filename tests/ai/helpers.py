@@ -7,6 +7,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from pusoy.ai import expert
 from pusoy.ai.arena import Bot, seat_bot
 from pusoy.ai.budget import Budget
 from pusoy.engine import DealState, Rules
@@ -56,3 +57,19 @@ LEAGUE_BOTS: dict[str, Bot] = {
     "hoarder": seat_bot("pusoy.ai.styles:hoarder_move", Budget()),
     "shedder": seat_bot("pusoy.ai.styles:shedder_move", Budget()),
 }
+
+
+def searches_beside_the_default(
+    tuning: expert.Tuning, steps: int, rollouts: int
+) -> list[tuple[dict[Any, tuple[int, float]], Any, dict[Any, tuple[int, float]]]]:
+    """Per position (``philippine``, 4 players, seeds 0-5, ``steps`` random moves in): the
+    default search's stats, then ``tuning``'s play and stats, on the same random source."""
+    out = []
+    for seed in range(6):
+        state = random_position("philippine", 4, seed, steps)
+        view = state.view(state.turn)
+        budget = Budget.of_rollouts(rollouts)
+        _play, default = expert.search(view, random.Random(1), budget)
+        play, stats = expert.search(view, random.Random(1), budget, tuning)
+        out.append((default, play, stats))
+    return out

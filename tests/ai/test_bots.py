@@ -18,7 +18,7 @@ from pusoy.ai.learned import learned_move
 from pusoy.engine import DealState, PlayerView, Rules
 from pusoy.engine.fast import FastState
 from pusoy.engine.moves import Move
-from tests.ai.helpers import RULE_SPECS, positions, random_position
+from tests.ai.helpers import RULE_SPECS, positions, random_position, searches_beside_the_default
 
 TINY = Budget(seconds=5.0, iterations=12)
 
@@ -243,13 +243,7 @@ def test_worlds_without_the_reading_agree_with_the_view() -> None:
         assert hands[view.seat] == root.hands[view.seat]
         assert [h.bit_count() for h in hands] == list(root.counts)
         assert all(a & b == 0 for a, b in itertools.combinations(hands, 2))
-    uniform = expert.Tuning(read_history=False)
-    searched = 0
-    for seed in range(6):
-        state = random_position("philippine", 4, seed, 8)
-        view = state.view(state.turn)
-        _play, read = expert.search(view, random.Random(1), Budget.of_rollouts(200))
-        _play, stats = expert.search(view, random.Random(1), Budget.of_rollouts(200), uniform)
+    searches = searches_beside_the_default(expert.Tuning(read_history=False), 8, 200)
+    for read, _play, stats in searches:
         assert set(stats) == set(read)  # the same candidates, other worlds
-        searched += bool(stats)
-    assert searched
+    assert any(stats for _read, _play, stats in searches)

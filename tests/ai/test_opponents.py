@@ -18,7 +18,7 @@ from pusoy.ai.opponents import Observation, Style, fit_style, read_styles
 from pusoy.engine import DealState, Rules
 from pusoy.engine.fast import FastState
 from pusoy.engine.moves import PASS, Move
-from tests.ai.helpers import positions, random_position
+from tests.ai.helpers import positions, random_position, searches_beside_the_default
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -161,15 +161,9 @@ def test_the_search_plays_the_reading_worlds_first_and_draws_no_world_twice() ->
 
 
 def test_a_search_that_reads_styles_weighs_the_same_candidates_within_its_budget() -> None:
-    tuning = expert.Tuning(model_opponents=True)
-    searched = 0
-    for seed in range(6):
-        state = random_position("philippine", 4, seed, 20)
-        view = state.view(state.turn)
-        _play, plain = expert.search(view, random.Random(1), Budget.of_rollouts(300))
-        play, styled = expert.search(view, random.Random(1), Budget.of_rollouts(300), tuning)
+    searches = searches_beside_the_default(expert.Tuning(model_opponents=True), 20, 300)
+    for plain, play, styled in searches:
         assert set(styled) == set(plain)  # the same candidates
         assert play in styled or not styled
         assert sum(n for n, _ in styled.values()) <= 300
-        searched += bool(styled)
-    assert searched
+    assert any(styled for _plain, _play, styled in searches)
