@@ -105,14 +105,20 @@ class PlaceDifference:
 
 
 def paired_place_difference(
-    a: Sequence[DealOutcome], b: Sequence[DealOutcome], label: str, *, play_out: bool
+    a: Sequence[DealOutcome],
+    b: Sequence[DealOutcome],
+    label: str,
+    *,
+    play_out: bool,
+    other: str | None = None,
 ) -> PlaceDifference:
     """Paired deal by deal, as ``arena.pooled_differences`` pairs deals won and payment:
-    the luck of the cards is the same on both sides and cancels."""
+    the luck of the cards is the same on both sides and cancels. With ``other``, the
+    share of ``other``'s seats placed above (``head_to_head``), not of every opponent's."""
     by_index = {o.index: o for o in b}
     differences = [
-        share_above(x, label, play_out=play_out)
-        - share_above(by_index[x.index], label, play_out=play_out)
+        share_above(x, label, play_out=play_out, other=other)
+        - share_above(by_index[x.index], label, play_out=play_out, other=other)
         for x in a
         if x.index in by_index
     ]

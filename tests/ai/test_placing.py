@@ -169,3 +169,15 @@ def test_head_to_head_is_one_label_against_another_at_the_same_tables() -> None:
     # against everyone else, as share_above counts it, the other seats count too
     assert share_above(deals[3], "a", play_out=False) == pytest.approx(1 / 3)
     assert share_above(deals[3], "a", play_out=False, other="d") == 1
+    # paired against itself with b and a swapped: a above b in deal 0 only, where the
+    # swapped deal has b above a, so that deal differs by a whole seat
+    swapped = [
+        table(0, winner=1, cards_left=(5, 0, 5, 5)),
+        *deals[1:],
+    ]
+    difference = paired_place_difference(deals, swapped, "a", play_out=False, other="b")
+    assert difference.deals == 4
+    assert difference.above == pytest.approx(1 / 4)
+    # against every opponent: above all three, then below b and tied with c and d
+    everyone = paired_place_difference(deals, swapped, "a", play_out=False)
+    assert everyone.above == pytest.approx((1 - 1 / 3) / 4)

@@ -88,3 +88,49 @@ def test_the_leagues_house_rules_are_rules_too_and_unknown_ones_are_refused() ->
     assert out.getvalue().startswith("4 deals, house")
     with pytest.raises(CommandError, match=re.escape("unknown rules 'nope'")):
         call_command("ratings_calibrate", rules="nope", deals=4, workers=1, stdout=io.StringIO())
+
+
+def test_two_logged_runs_of_the_same_deals_compare_paired(tmp_path) -> None:
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    # B plays random in the expert's seats: on the same deals the expert of A places
+    # above heuristic more often, and the difference is a paired one over all 8 deals
+    common = {"deals": 8, "budget_ms": 5, "workers": 1, "seed": "log", "stdout": io.StringIO()}
+    call_command("ratings_calibrate", log=str(a), **common)
+    call_command("ratings_calibrate", "--seat", "expert=random", log=str(b), **common)
+    assert len(a.read_text().splitlines()) == 1 + 8
+    out = io.StringIO()
+    call_command("ratings_calibrate", "--compare", str(a), str(a), stdout=out)
+    same = out.getvalue().splitlines()
+    assert same[0].startswith("A: random=random, greedy=greedy")
+    assert all("A minus B: +0.0 points [+0.0, +0.0] over 8 deals" in line for line in same[2:])
+    out = io.StringIO()
+    call_command("ratings_calibrate", "--compare", str(a), str(b), stdout=out)
+    lines = out.getvalue().splitlines()
+    assert "expert=random" in lines[1]
+    found = re.match(
+        r"  expert placed above heuristic, A minus B: ([+-][\d.]+) points .* over 8 deals",
+        lines[2],
+    )
+    assert found
+    assert float(found.group(1)) > 0
+    assert len(lines) == 2 + 6  # every pair of levels
+
+
+def test_logs_of_other_deals_or_no_log_are_refused(tmp_path) -> None:
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    call_command(
+        "ratings_calibrate", deals=4, workers=1, seed="one", log=str(a), stdout=io.StringIO()
+    )
+    call_command(
+        "ratings_calibrate", deals=4, workers=1, seed="two", log=str(b), stdout=io.StringIO()
+    )
+    with pytest.raises(CommandError, match="differ in seed"):
+        call_command("ratings_calibrate", "--compare", str(a), str(b), stdout=io.StringIO())
+    junk = tmp_path / "junk.jsonl"
+    junk.write_text("not json\n")
+    with pytest.raises(CommandError, match="is not a ratings_calibrate log"):
+        call_command("ratings_calibrate", "--compare", str(a), str(junk), stdout=io.StringIO())
+    with pytest.raises(CommandError, match="is not a ratings_calibrate log"):
+        call_command(
+            "ratings_calibrate", "--compare", str(a), str(tmp_path / "none"), stdout=io.StringIO()
+        )

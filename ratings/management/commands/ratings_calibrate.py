@@ -6,24 +6,33 @@ ratings/bot_calibration.py.
 
 ``--seat LEVEL=SPEC`` (repeatable) plays the arena seat spec SPEC in LEVEL's seats,
 rated under LEVEL's name: the rating a candidate bot would take into the lobby as that
-level, tried before the lobby changes."""
+level, tried before the lobby changes.
+
+``--log FILE`` keeps every deal's outcome as a line of JSON (after a first line of the
+settings); ``--compare A B`` reads two logs of the same deals (the same seed and rules)
+and prints, per pair of levels, how much more often the first placed above the second in
+A than in B, paired deal by deal: two runs of 1,000 deals each a few points apart are
+told apart this way, where their separate intervals overlap."""
 
 from __future__ import annotations
 
+import json
 import os
 from itertools import combinations
 
 from django.core.management.base import BaseCommand, CommandError
 
 from pusoy.ai import LEVELS, Budget
-from pusoy.ai.arena import run_arena, seat_bot
+from pusoy.ai.arena import DealOutcome, outcome_from_json, outcome_json, run_arena, seat_bot
 from pusoy.ai.league import rules_named
-from pusoy.ai.placing import head_to_head, outcome_ranks
+from pusoy.ai.placing import head_to_head, outcome_ranks, paired_place_difference
 from ratings.system import rate_fixed
 
 # A level's rating must still move with its results against people, which a sigma
 # shrunk by thousands of bot-only deals would stop.
 SIGMA_FLOOR = 2.0
+# The first line of a ``--log`` file holds these.
+LOG_SETTINGS = frozenset({"rules", "seed", "play_out", "specs"})
 
 
 class Command(BaseCommand):
@@ -44,8 +53,18 @@ class Command(BaseCommand):
             metavar="LEVEL=SPEC",
             help="play the arena seat spec SPEC in LEVEL's seats, rated as LEVEL (repeatable)",
         )
+        parser.add_argument("--log", metavar="FILE", help="each deal's outcome, a JSON line")
+        parser.add_argument(
+            "--compare",
+            nargs=2,
+            metavar=("A", "B"),
+            help="two --log files of the same deals: A's head-to-head minus B's, paired",
+        )
 
-    def handle(self, *args, deals, rules, budget_ms, seed, workers, seat, **options):
+    def handle(self, *args, deals, rules, budget_ms, seed, workers, seat, log, compare, **options):
+        if compare:
+            self.compare(*compare)
+            return
         try:
             resolved = rules_named(rules)
         except ValueError as error:
@@ -55,6 +74,11 @@ class Command(BaseCommand):
         report = run_arena(
             LEVELS, deals, resolved, seed=seed, budget=budget, workers=workers, specs=specs
         )
+        if log:
+            settings = {"rules": rules, "play_out": resolved.play_out, "seed": seed}
+            with open(log, "w", encoding="utf-8") as out:
+                out.write(json.dumps(settings | {"specs": specs}) + "\n")
+                out.writelines(outcome_json(outcome) + "\n" for outcome in report.outcomes)
         skills = rate_fixed(
             (outcome.levels, outcome_ranks(outcome, play_out=resolved.play_out))
             for outcome in report.outcomes
@@ -82,6 +106,42 @@ class Command(BaseCommand):
             for level in LEVELS
         )
         self.stdout.write("CALIBRATED = {" + literal + "}")
+
+    def compare(self, path_a: str, path_b: str) -> None:
+        """Per pair of levels, A's share placed above minus B's, over the deals both hold."""
+        (settings_a, a), (settings_b, b) = read_log(path_a), read_log(path_b)
+        for key in ("rules", "seed"):
+            if settings_a[key] != settings_b[key]:
+                raise CommandError(
+                    f"--compare: the logs differ in {key} ({settings_a[key]!r}, "
+                    f"{settings_b[key]!r}): their deals are not the same"
+                )
+        play_out = bool(settings_a["play_out"])
+        for name, settings in (("A", settings_a), ("B", settings_b)):
+            played = ", ".join(f"{level}={spec}" for level, spec in settings["specs"].items())
+            self.stdout.write(f"{name}: {played}")
+        for stronger, weaker in combinations(reversed(LEVELS), 2):
+            d = paired_place_difference(a, b, stronger, play_out=play_out, other=weaker)
+            low, high = d.above_ci
+            self.stdout.write(
+                f"  {stronger} placed above {weaker}, A minus B: {d.above * 100:+.1f} points "
+                f"[{low * 100:+.1f}, {high * 100:+.1f}] over {d.deals} deals"
+            )
+
+
+def read_log(path: str) -> tuple[dict, list[DealOutcome]]:
+    """A ``--log`` file's settings and outcomes; CommandError when it is not one."""
+    try:
+        with open(path, encoding="utf-8") as log:
+            settings = json.loads(log.readline())
+            outcomes = [outcome_from_json(line) for line in log if line.strip()]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise CommandError(f"--compare: {path} is not a ratings_calibrate log ({error})") from None
+    if not isinstance(settings, dict) or not {"rules", "seed", "play_out", "specs"} <= set(
+        settings
+    ):
+        raise CommandError(f"--compare: {path} is not a ratings_calibrate log (no settings line)")
+    return settings, outcomes
 
 
 def seat_specs(seats: list[str], budget: Budget) -> dict[str, str]:
