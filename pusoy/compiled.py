@@ -44,6 +44,7 @@ COMPILED_MODULES = (
     "pusoy.ai.inference",
     "pusoy.ai.worlds",
     "pusoy.ai.match",
+    "pusoy.ai.greedy",
     "pusoy.ai.opponents",
     "pusoy.ai.expert",
 )

@@ -22,10 +22,11 @@ from __future__ import annotations
 import random
 from typing import Final, NamedTuple
 
+from pusoy.ai.greedy import greedy_play
 from pusoy.ai.heuristic import heuristic_play, rollout_play
 from pusoy.ai.inference import ActionModel
 from pusoy.ai.match import NORMAL
-from pusoy.engine.fast import PASS_PLAY, FastPlay, FastState, play_size
+from pusoy.engine.fast import PASS_PLAY, FastPlay, FastState
 
 # Moves of prior evidence that a seat plays as the planner: a seat's first few moves
 # cannot make it look random on their own.
@@ -47,16 +48,6 @@ class Style(NamedTuple):
 
 
 PLANNER_STYLE: Final = Style(1.0, 0.0, 0.0)
-
-
-def greedy_play(sim: FastState) -> FastPlay:
-    """The ``greedy`` bot's play, on the fast state (``pusoy.ai.greedy``)."""
-    plays = sim.legal_plays()
-    if sim.beat_key < 0:
-        return min(plays, key=lambda p: (play_size(p[1]), p[1]))
-    if not plays:
-        return PASS_PLAY
-    return min(plays, key=lambda p: p[1])
 
 
 def random_play(sim: FastState, rng: random.Random) -> FastPlay:

@@ -17,7 +17,7 @@ from pusoy.ai import LEVELS, Budget, choose_move, expert, timeout_move
 from pusoy.ai.learned import learned_move
 from pusoy.engine import DealState, PlayerView, Rules
 from pusoy.engine.fast import FastState
-from pusoy.engine.moves import Move
+from pusoy.engine.moves import Move, Play
 from tests.ai.helpers import RULE_SPECS, positions, random_position, searches_beside_the_default
 
 TINY = Budget(seconds=5.0, iterations=12)
@@ -32,6 +32,23 @@ def test_fast_levels_and_timeout_move_are_legal(state: DealState, bot_seed: int)
         assert choose_move(level, view, random.Random(bot_seed)) in legal
     assert learned_move(view, random.Random(bot_seed)) in legal
     assert timeout_move(view) in legal
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(state=positions)
+def test_the_greedy_bot_plays_the_lowest_play_that_beats_the_table(state: DealState) -> None:
+    """Stated through the engine's own moves and plays, not the fast tables the bot and
+    the expert's rollouts share (``greedy.greedy_play``); the timeout's lead is the same."""
+    view = state.view(state.turn)
+    plays = [Play.from_mask(m.mask, view.rules) for m in view.legal_moves() if not m.is_pass]
+    move = choose_move("greedy", view, random.Random(0))
+    if view.to_beat is not None:
+        assert move == (min(plays, key=lambda p: p.key).move if plays else Move(0))
+    else:
+        lowest = min(plays, key=lambda p: (p.size, p.key)).move
+        assert move == lowest == timeout_move(view)
+        if view.required_card is not None:
+            assert move.cards == (view.required_card,)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

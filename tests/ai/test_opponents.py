@@ -6,27 +6,15 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from pusoy.ai import expert, opponents
 from pusoy.ai.arena import seat_bot
 from pusoy.ai.budget import Budget
-from pusoy.ai.greedy import greedy_move
 from pusoy.ai.inference import ActionModel
 from pusoy.ai.opponents import Observation, Style, fit_style, read_styles
 from pusoy.engine import DealState, Rules
 from pusoy.engine.fast import FastState
-from pusoy.engine.moves import PASS, Move
-from tests.ai.helpers import positions, random_position, searches_beside_the_default
-
-
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(state=positions, seed=st.integers(0, 2**16))
-def test_the_greedy_play_is_the_greedy_bots(state: DealState, seed: int) -> None:
-    view = state.view(state.turn)
-    mask, _key = opponents.greedy_play(FastState.from_view(view))
-    assert greedy_move(view, random.Random(seed)) == (Move(mask) if mask else PASS)
+from tests.ai.helpers import random_position, searches_beside_the_default
 
 
 def test_the_random_play_draws_every_legal_move_and_only_those() -> None:
