@@ -41,23 +41,29 @@ def _expert_tuned(tuning: Tuning) -> Callable[[PlayerView, random.Random, Budget
 
 # The expert with one knob turned (``expert.Tuning``): in a league as
 # ``benchmarks.strength.variants:expert_NAME/300``; their cost per move on the same
-# positions: ``python -m benchmarks.speed.expert_variants``.
+# positions: ``python -m benchmarks.speed.expert_variants``. Each is the expert of
+# 2026-12-06 (every seat's rollouts the planner's, the planner's move kept unless another
+# is 1 standard error better) with that knob turned, as it was measured; ``styles_keep_z2``
+# is the expert of today.
+BEFORE_STYLES = Tuning(keep_default_z=1.0, model_opponents=False)
 EXPERT_TUNINGS = {
     "expert": Tuning(),
-    "keep_z0": Tuning(keep_default_z=0.0),
-    "keep_z2": Tuning(keep_default_z=2.0),
-    "halving": Tuning(halving=True),
-    "sharp": Tuning(sharp=True),
-    "eliminate_z3": Tuning(eliminate_z=3.0),
-    "near_miss_1": Tuning(near_miss_weight=1.0),
-    "near_miss_3": Tuning(near_miss_weight=3.0),
-    "near_miss_10": Tuning(near_miss_weight=10.0),
-    "near_miss_30": Tuning(near_miss_weight=30.0),
-    "uniform": Tuning(read_history=False),
-    "uniform_near_miss_3": Tuning(read_history=False, near_miss_weight=3.0),
-    "styles": Tuning(model_opponents=True),
-    "styles_keep_z2": Tuning(model_opponents=True, keep_default_z=2.0),
+    "before_styles": BEFORE_STYLES,
+    "keep_z0": BEFORE_STYLES._replace(keep_default_z=0.0),
+    "keep_z2": BEFORE_STYLES._replace(keep_default_z=2.0),
+    "halving": BEFORE_STYLES._replace(halving=True),
+    "sharp": BEFORE_STYLES._replace(sharp=True),
+    "eliminate_z3": BEFORE_STYLES._replace(eliminate_z=3.0),
+    "near_miss_1": BEFORE_STYLES._replace(near_miss_weight=1.0),
+    "near_miss_3": BEFORE_STYLES._replace(near_miss_weight=3.0),
+    "near_miss_10": BEFORE_STYLES._replace(near_miss_weight=10.0),
+    "near_miss_30": BEFORE_STYLES._replace(near_miss_weight=30.0),
+    "uniform": BEFORE_STYLES._replace(read_history=False),
+    "uniform_near_miss_3": BEFORE_STYLES._replace(read_history=False, near_miss_weight=3.0),
+    "styles": BEFORE_STYLES._replace(model_opponents=True),
+    "styles_keep_z2": BEFORE_STYLES._replace(model_opponents=True, keep_default_z=2.0),
 }
+expert_before_styles = _expert_tuned(EXPERT_TUNINGS["before_styles"])
 expert_keep_z0 = _expert_tuned(EXPERT_TUNINGS["keep_z0"])
 expert_keep_z2 = _expert_tuned(EXPERT_TUNINGS["keep_z2"])
 expert_halving = _expert_tuned(EXPERT_TUNINGS["halving"])

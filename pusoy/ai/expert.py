@@ -59,7 +59,13 @@ SHARP_READING_FROM: Final = 3000
 SHARP_BURN_IN: Final = 200
 SHARP_STEPS: Final = 30
 # The heuristic's choice stands unless another move is this many standard errors better.
-KEEP_DEFAULT_Z: Final = 1.0
+# 2 since the rollouts play each opponent by its read style (``MODEL_OPPONENTS``): at 1
+# the search left the planner's move on the strength of rollouts that misjudge players
+# who are not planners, and placed below the instant level at a mixed table.
+KEEP_DEFAULT_Z: Final = 2.0
+# Read each opponent's way of playing from its moves and play it so in the rollouts
+# (``pusoy.ai.opponents``); docs/ai.md, "Reading the opponents' styles".
+MODEL_OPPONENTS: Final = True
 # A world's reward is the seat's payment in the deal's own scoring (``deal_payments``), so
 # the search plays for points; under ``deuces-double`` a loser's cards cost nothing, and
 # this share of the cards left (as dealt) breaks ties between losing lines. In a match
@@ -93,14 +99,17 @@ class Tuning(NamedTuple):
     read_history: bool = True
     # Read each opponent's way of playing from its moves and play it so in the rollouts
     # (``pusoy.ai.opponents``); when False, every seat's rollouts are the planner's.
-    model_opponents: bool = False
+    model_opponents: bool = MODEL_OPPONENTS
 
 
 def current_tuning() -> Tuning:
     """The constants above as they are now: a benchmark may patch them in the sources
     (``ai_regret --set``), and a default bound when the class was made would miss that."""
     return Tuning(
-        eliminate_z=ELIMINATE_Z, keep_default_z=KEEP_DEFAULT_Z, near_miss_weight=NEAR_MISS_WEIGHT
+        eliminate_z=ELIMINATE_Z,
+        keep_default_z=KEEP_DEFAULT_Z,
+        near_miss_weight=NEAR_MISS_WEIGHT,
+        model_opponents=MODEL_OPPONENTS,
     )
 
 

@@ -113,10 +113,10 @@ def test_bots_decide_from_the_view_alone(state: DealState, seed: int) -> None:
         a = choose_move(level, view, random.Random(seed), budget=budget)
         b = choose_move(level, view2, random.Random(seed), budget=budget)
         assert a == b, level
-    # the expert that reads the opponents' styles (``pusoy.ai.opponents``)
-    styled = expert.Tuning(model_opponents=True)
-    a_play = expert.search(view, random.Random(seed), budget, styled)[0]
-    assert a_play == expert.search(view2, random.Random(seed), budget, styled)[0]
+    # the expert whose rollouts play every seat as the planner (a league variant)
+    planner = expert.Tuning(model_opponents=False)
+    a_play = expert.search(view, random.Random(seed), budget, planner)[0]
+    assert a_play == expert.search(view2, random.Random(seed), budget, planner)[0]
     for name, bot in LEAGUE_BOTS.items():
         assert bot(view, random.Random(seed)) == bot(view2, random.Random(seed)), name
     assert learned_move(view, random.Random(seed)) == learned_move(view2, random.Random(seed))
