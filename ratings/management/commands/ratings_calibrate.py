@@ -137,9 +137,7 @@ def read_log(path: str) -> tuple[dict, list[DealOutcome]]:
             outcomes = [outcome_from_json(line) for line in log if line.strip()]
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise CommandError(f"--compare: {path} is not a ratings_calibrate log ({error})") from None
-    if not isinstance(settings, dict) or not {"rules", "seed", "play_out", "specs"} <= set(
-        settings
-    ):
+    if not isinstance(settings, dict) or not LOG_SETTINGS.issubset(settings):
         raise CommandError(f"--compare: {path} is not a ratings_calibrate log (no settings line)")
     return settings, outcomes
 
