@@ -44,7 +44,8 @@ def _expert_tuned(tuning: Tuning) -> Callable[[PlayerView, random.Random, Budget
 # positions: ``python -m benchmarks.speed.expert_variants``. Each is the expert of
 # 2026-12-06 (every seat's rollouts the planner's, the planner's move kept unless another
 # is 1 standard error better) with that knob turned, as it was measured; ``styles_keep_z2``
-# is the expert of today.
+# is the expert of 2026-12-07. The ``noise`` variants are that expert with rollout noise
+# (docs/ai.md, "Two more tries at the search").
 BEFORE_STYLES = Tuning(keep_default_z=1.0, model_opponents=False)
 EXPERT_TUNINGS = {
     "expert": Tuning(),
@@ -62,6 +63,9 @@ EXPERT_TUNINGS = {
     "uniform_near_miss_3": BEFORE_STYLES._replace(read_history=False, near_miss_weight=3.0),
     "styles": BEFORE_STYLES._replace(model_opponents=True),
     "styles_keep_z2": BEFORE_STYLES._replace(model_opponents=True, keep_default_z=2.0),
+    "noise_10": Tuning(rollout_noise=0.1),
+    "noise_10_self": Tuning(rollout_noise=0.1, rollout_noise_self=True),
+    "noise_25": Tuning(rollout_noise=0.25),
 }
 expert_before_styles = _expert_tuned(EXPERT_TUNINGS["before_styles"])
 expert_keep_z0 = _expert_tuned(EXPERT_TUNINGS["keep_z0"])
@@ -77,3 +81,6 @@ expert_uniform = _expert_tuned(EXPERT_TUNINGS["uniform"])
 expert_uniform_near_miss_3 = _expert_tuned(EXPERT_TUNINGS["uniform_near_miss_3"])
 expert_styles = _expert_tuned(EXPERT_TUNINGS["styles"])
 expert_styles_keep_z2 = _expert_tuned(EXPERT_TUNINGS["styles_keep_z2"])
+expert_noise_10 = _expert_tuned(EXPERT_TUNINGS["noise_10"])
+expert_noise_10_self = _expert_tuned(EXPERT_TUNINGS["noise_10_self"])
+expert_noise_25 = _expert_tuned(EXPERT_TUNINGS["noise_25"])

@@ -100,6 +100,12 @@ class Tuning(NamedTuple):
     # Read each opponent's way of playing from its moves and play it so in the rollouts
     # (``pusoy.ai.opponents``); when False, every seat's rollouts are the planner's.
     model_opponents: bool = MODEL_OPPONENTS
+    # The share of a rollout's moves, at each seat the reading left to the planner, drawn
+    # instead half from the greedy bot and half uniformly (``rollout_noise_self``: the
+    # searching seat's own too): a rollout of one fixed policy judges each candidate by a
+    # single continuation of each world.
+    rollout_noise: float = 0.0
+    rollout_noise_self: bool = False
 
 
 def current_tuning() -> Tuning:
@@ -360,6 +366,8 @@ def _search(
         # The worlds that read the styles are the search's first: none is drawn twice.
         first = [drawn() for _ in range(READING_WORLDS)]
         read = read_styles(model, first)
+        if tuning.rollout_noise > 0:
+            read = with_rollout_noise(read, me, tuning)
         if all(style is None for style in read):
             read = None
         next_world = _replayed(first, drawn)
@@ -413,6 +421,17 @@ def _search(
     if worlds == 0:
         return default, stats
     return cands[_choose(alive, results, tuning.keep_default_z)], stats
+
+
+def with_rollout_noise(read: list[Style | None], me: int, tuning: Tuning) -> list[Style | None]:
+    """``read`` with ``tuning.rollout_noise`` of greedy and random moves mixed into every
+    seat left to the planner (``me`` too only with ``rollout_noise_self``)."""
+    noise = tuning.rollout_noise
+    noisy = Style(1.0 - noise, noise / 2, noise / 2)
+    out: list[Style | None] = [noisy if style is None else style for style in read]
+    if not tuning.rollout_noise_self:
+        out[me] = read[me]
+    return out
 
 
 def _replayed(first: list[list[int]], then: Callable[[], list[int]]) -> Callable[[], list[int]]:

@@ -158,3 +158,26 @@ def test_a_search_that_reads_styles_weighs_the_same_candidates_within_its_budget
         assert play in plain or not plain
         assert sum(n for n, _ in styled.values()) <= 300
     assert any(styled for styled, _play, _plain in searches)
+
+
+def test_rollout_noise_mixes_moves_into_the_planners_seats_only() -> None:
+    """The variant ``rollout_noise`` (not the served expert's): the seats left to the
+    planner get the noisy mix, a read style is kept, the searching seat stays the
+    planner's unless ``rollout_noise_self``."""
+    assert expert.Tuning().rollout_noise == 0.0
+    greedy = Style(0.3, 0.6, 0.1)
+    read: list[Style | None] = [None, greedy, None, None]
+    tuning = expert.Tuning(rollout_noise=0.1)
+    noisy = Style(0.9, 0.05, 0.05)
+    assert expert.with_rollout_noise(read, 0, tuning) == [None, greedy, noisy, noisy]
+    both = tuning._replace(rollout_noise_self=True)
+    assert expert.with_rollout_noise(read, 0, both) == [noisy, greedy, noisy, noisy]
+    assert read == [None, greedy, None, None]
+
+
+def test_a_search_with_rollout_noise_weighs_the_same_candidates_within_its_budget() -> None:
+    searches = searches_beside_the_default(expert.Tuning(rollout_noise=0.25), 20, 300)
+    for noisy, play, plain in searches:
+        assert set(noisy) == set(plain)
+        assert play in plain or not plain
+        assert sum(n for n, _ in noisy.values()) <= 300
