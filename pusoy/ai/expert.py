@@ -100,10 +100,11 @@ class Tuning(NamedTuple):
     # Read each opponent's way of playing from its moves and play it so in the rollouts
     # (``pusoy.ai.opponents``); when False, every seat's rollouts are the planner's.
     model_opponents: bool = MODEL_OPPONENTS
-    # The share of a rollout's moves, at each seat the reading left to the planner, drawn
-    # instead half from the greedy bot and half uniformly (``rollout_noise_self``: the
-    # searching seat's own too): a rollout of one fixed policy judges each candidate by a
-    # single continuation of each world.
+    # With ``model_opponents``: the share of a rollout's moves, at each seat the reading
+    # left to the planner, drawn instead half from the greedy bot and half uniformly
+    # (``rollout_noise_self``: the searching seat's own too), since a rollout of one fixed
+    # policy judges each candidate by a single continuation of each world. A variant only
+    # (docs/ai.md, "Two more tries at the search").
     rollout_noise: float = 0.0
     rollout_noise_self: bool = False
 
