@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pusoy.ai.budget import Budget
 from pusoy.ai.expert import Tuning, search
 from pusoy.ai.heuristic import heuristic_move, heuristic_play
+from pusoy.ai.learned import learned_play
 from pusoy.ai.match import NORMAL, PROTECT, seat_stance
 from pusoy.engine.fast import FastState
 from pusoy.engine.moves import PASS, Move
@@ -45,7 +46,9 @@ def _expert_tuned(tuning: Tuning) -> Callable[[PlayerView, random.Random, Budget
 # 2026-12-06 (every seat's rollouts the planner's, the planner's move kept unless another
 # is 1 standard error better) with that knob turned, as it was measured; ``styles_keep_z2``
 # is the expert of 2026-12-07. The ``noise`` variants are that expert with rollout noise
-# (docs/ai.md, "Two more tries at the search").
+# (docs/ai.md, "Two more tries at the search"); the ``learned`` ones play the searching
+# seat's own first moves of each rollout by the learned network (docs/ai.md, "The learned
+# policy in the rollouts").
 BEFORE_STYLES = Tuning(keep_default_z=1.0, model_opponents=False)
 EXPERT_TUNINGS = {
     "expert": Tuning(),
@@ -66,6 +69,8 @@ EXPERT_TUNINGS = {
     "noise_10": Tuning(rollout_noise=0.1),
     "noise_10_self": Tuning(rollout_noise=0.1, rollout_noise_self=True),
     "noise_25": Tuning(rollout_noise=0.25),
+    "learned_1": Tuning(own_policy=learned_play, own_moves=1),
+    "learned_13": Tuning(own_policy=learned_play, own_moves=13),
 }
 expert_before_styles = _expert_tuned(EXPERT_TUNINGS["before_styles"])
 expert_keep_z0 = _expert_tuned(EXPERT_TUNINGS["keep_z0"])
@@ -84,3 +89,5 @@ expert_styles_keep_z2 = _expert_tuned(EXPERT_TUNINGS["styles_keep_z2"])
 expert_noise_10 = _expert_tuned(EXPERT_TUNINGS["noise_10"])
 expert_noise_10_self = _expert_tuned(EXPERT_TUNINGS["noise_10_self"])
 expert_noise_25 = _expert_tuned(EXPERT_TUNINGS["noise_25"])
+expert_learned_1 = _expert_tuned(EXPERT_TUNINGS["learned_1"])
+expert_learned_13 = _expert_tuned(EXPERT_TUNINGS["learned_13"])

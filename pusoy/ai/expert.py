@@ -24,7 +24,7 @@ from pusoy.ai.budget import DEFAULT_BUDGET, Budget
 from pusoy.ai.heuristic import heuristic_play, rollout_play
 from pusoy.ai.inference import ActionModel, chained_worlds
 from pusoy.ai.match import NORMAL, deal_spread, match_value, stances
-from pusoy.ai.opponents import READING_WORLDS, Style, read_styles, styled_rollout
+from pusoy.ai.opponents import READING_WORLDS, Style, read_styles, styled_play, styled_rollout
 from pusoy.ai.plan import five_candidates, plan
 from pusoy.ai.worlds import WorldSampler, cards_dealt
 from pusoy.engine.fast import PASS_PLAY, FastPlay, FastState, five_kind, play_size
@@ -37,6 +37,9 @@ Reward = Callable[[FastState, int, list[int]], float]
 # The opponents' read styles (``opponents.read_styles``) and the seed of a world's draws:
 # every candidate is played out in a world with the same draws, so they stay paired.
 Styles = tuple[list[Style | None], int]
+# A policy for the searching seat's own first moves of each rollout, and how many of them
+# it plays (``Tuning.own_policy``).
+OwnPolicy = tuple[Callable[[FastState], FastPlay], int]
 
 
 # The search's constants. Each was measured against the alternatives; the runs, numbers
@@ -107,6 +110,12 @@ class Tuning(NamedTuple):
     # (docs/ai.md, "Two more tries at the search").
     rollout_noise: float = 0.0
     rollout_noise_self: bool = False
+    # A policy for the searching seat's own first ``own_moves`` moves of each rollout
+    # (after the candidate; the planner's after them): the seat's own continuation is the
+    # one the search knows least about, since it will play it by searching. A variant only,
+    # played with the learned network (docs/ai.md, "The learned policy in the rollouts").
+    own_policy: Callable[[FastState], FastPlay] | None = None
+    own_moves: int = 0
 
 
 def current_tuning() -> Tuning:
@@ -258,17 +267,52 @@ def play_out(
     reward: Reward,
     seat_stances: tuple[int, ...] | None = None,
     styles: Styles | None = None,
+    own: OwnPolicy | None = None,
 ) -> float:
     """``me``'s reward once ``play`` is made in ``world`` and the deal is finished by
     ``rollout`` (``world`` itself is left as it was); with ``styles`` (the opponents'
-    read styles and a seed for their random draws), by ``opponents.styled_rollout``."""
+    read styles and a seed for their random draws), by ``opponents.styled_rollout``;
+    with ``own``, ``me``'s first moves by its policy (``own_moves``)."""
     sim = world.copy()
-    if not sim.push(*play):
-        if styles is None:
-            rollout(sim, seat_stances)
-        else:
-            styled_rollout(sim, styles[0], random.Random(styles[1]), seat_stances)
+    if sim.push(*play):
+        return reward(sim, me, dealt)
+    rng = None if styles is None else random.Random(styles[1])
+    if own is not None and own_moves(sim, me, own, styles, rng, seat_stances):
+        return reward(sim, me, dealt)
+    if styles is None or rng is None:
+        rollout(sim, seat_stances)
+    else:
+        styled_rollout(sim, styles[0], rng, seat_stances)
     return reward(sim, me, dealt)
+
+
+def own_moves(
+    sim: FastState,
+    me: int,
+    own: OwnPolicy,
+    styles: Styles | None,
+    rng: random.Random | None,
+    seat_stances: tuple[int, ...] | None,
+) -> bool:
+    """Play ``sim`` on until ``me`` has made ``own``'s count of moves by ``own``'s
+    policy, the other seats as ``play_out``'s rollouts play them; whether the rollout
+    ended on the way."""
+    policy, left = own
+    push = sim.push
+    while left > 0:
+        seat = sim.turn
+        if seat == me:
+            play = policy(sim)
+            left -= 1
+        else:
+            stance = NORMAL if seat_stances is None else seat_stances[seat]
+            if styles is None or rng is None:
+                play = rollout_play(sim, stance)
+            else:
+                play = styled_play(sim, styles[0][seat], rng, stance)
+        if push(*play):
+            return True
+    return False
 
 
 def search(
@@ -374,6 +418,9 @@ def _search(
         next_world = _replayed(first, drawn)
     else:
         next_world = world_source(view, rng, budget, tuning)
+    own: OwnPolicy | None = None
+    if tuning.own_policy is not None and tuning.own_moves > 0:
+        own = (tuning.own_policy, tuning.own_moves)
     alive = list(range(len(cands)))
     results: list[list[float]] = [[] for _ in cands]
     rollouts = 0
@@ -399,7 +446,7 @@ def _search(
             if limit is not None and rollouts >= limit:
                 out_of_budget = True
                 break
-            world.append(play_out(base, cands[i], me, dealt, reward, seat_stances, styles))
+            world.append(play_out(base, cands[i], me, dealt, reward, seat_stances, styles, own))
             rollouts += 1
             if time.perf_counter() >= deadline:
                 out_of_budget = True

@@ -137,17 +137,19 @@ def styled_rollout(
     push = sim.push
     while True:
         seat = sim.turn
-        style = styles[seat]
         stance = NORMAL if seat_stances is None else seat_stances[seat]
-        if style is None:
-            play = rollout_play(sim, stance)
-        else:
-            u = rng.random()
-            if u < style.planner:
-                play = rollout_play(sim, stance)
-            elif u < style.planner + style.greedy:
-                play = greedy_play(sim)
-            else:
-                play = random_play(sim, rng)
-        if push(*play):
+        if push(*styled_play(sim, styles[seat], rng, stance)):
             return
+
+
+def styled_play(sim: FastState, style: Style | None, rng: random.Random, stance: int) -> FastPlay:
+    """The move of the seat to play in a rollout: drawn from its ``style``, the planner's
+    (in its ``stance``) when it has none."""
+    if style is None:
+        return rollout_play(sim, stance)
+    u = rng.random()
+    if u < style.planner:
+        return rollout_play(sim, stance)
+    if u < style.planner + style.greedy:
+        return greedy_play(sim)
+    return random_play(sim, rng)

@@ -7,11 +7,13 @@ import random
 
 import pytest
 
-from pusoy.ai import expert, opponents
+from pusoy.ai import expert, heuristic, opponents
 from pusoy.ai.arena import seat_bot
 from pusoy.ai.budget import Budget
 from pusoy.ai.inference import ActionModel
+from pusoy.ai.learned import learned_play
 from pusoy.ai.opponents import Observation, Style, fit_style, read_styles
+from pusoy.ai.worlds import cards_dealt
 from pusoy.engine import DealState, Rules
 from pusoy.engine.fast import FastState
 from tests.ai.helpers import random_position, searches_beside_the_default
@@ -184,3 +186,65 @@ def test_a_search_with_rollout_noise_weighs_the_same_candidates_within_its_budge
         assert play in noisy or not noisy
         assert sum(n for n, _ in noisy.values()) <= 300
     assert any(noisy != plain for plain, _play, noisy in searches)
+
+
+def test_an_own_policy_plays_the_searching_seats_first_moves_and_nothing_else() -> None:
+    """``Tuning.own_policy`` (a variant, not the served expert's): the searching seat's
+    first ``own_moves`` moves of a rollout are the policy's, the other seats' moves and
+    random draws are the rollout's own; so with the planner's move as the policy the
+    rollout ends exactly as a plain one, with or without read styles."""
+    assert expert.Tuning().own_policy is None
+    mix = Style(0.2, 0.3, 0.5)
+    played = 0
+    for seed in range(12):
+        state = random_position("philippine", 4, seed, seed % 5)
+        me = state.turn
+        view = state.view(me)
+        world = FastState.from_view(view)
+        world.hands = true_hands(state)
+        dealt = cards_dealt(view)
+        play = heuristic.heuristic_play(world)
+        # (the search reads no style for its own seat)
+        read: list[Style | None] = [None if seat == me else mix for seat in range(4)]
+        for styles in (None, (read, seed)):
+            plain = expert.play_out(world, play, me, dealt, expert._reward, None, styles)
+            for moves in (1, 3, 13):
+                seats: list[int] = []
+
+                def planner(sim: FastState, seats: list[int] = seats) -> tuple[int, int]:
+                    seats.append(sim.turn)
+                    return heuristic.rollout_play(sim)
+
+                own = (planner, moves)
+                value = expert.play_out(world, play, me, dealt, expert._reward, None, styles, own)
+                assert value == plain
+                assert seats == [me] * len(seats)
+                assert len(seats) <= moves
+                played += len(seats)
+    assert played > 12 * 2 * 3  # the policy was asked (a rollout can end before its turn)
+
+
+def test_the_learned_policy_finishes_a_rollout_with_every_card_accounted_for() -> None:
+    for seed in range(10):
+        state = random_position("hong-kong", 4, seed, seed)
+        sim = FastState.from_view(state.view(state.turn))
+        sim.hands = true_hands(state)
+        cards = sum(sim.counts) + sim.played.bit_count()
+        ended = expert.own_moves(sim, state.turn, (learned_play, 13), None, None, None)
+        if not ended:
+            expert.rollout(sim)
+        assert sim.out >= 0
+        assert sum(sim.counts) + sim.played.bit_count() == cards
+        assert [h.bit_count() for h in sim.hands] == sim.counts
+
+
+def test_a_search_with_the_learned_policy_weighs_the_same_candidates_within_its_budget() -> None:
+    """Beside the default search, on the same random source: the same candidates, no
+    more rollouts, and other results (the policy's moves are played, not ignored)."""
+    tuning = expert.Tuning(own_policy=learned_play, own_moves=3)
+    searches = searches_beside_the_default(tuning, 20, 200)
+    for plain, play, learned in searches:
+        assert set(learned) == set(plain)
+        assert play in learned or not learned
+        assert sum(n for n, _ in learned.values()) <= 200
+    assert any(learned != plain for plain, _play, learned in searches)
