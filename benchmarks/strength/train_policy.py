@@ -9,9 +9,10 @@
 - ``eval``: accuracy of weights against a teacher's held-out chunks, beside the
   heuristic's own agreement with that teacher.
 - ``reinforce``: policy-gradient improvement of ``--init`` by play against three
-  heuristics (``pusoy.ai.learned.reinforce``): ``--updates`` steps of ``--deals`` deals,
-  the greedy policy measured every ``--eval-every`` steps on ``--eval-deals`` fixed
-  deals (each from every seat).
+  heuristics, or three of each of ``--opponents`` in turn (``pusoy.ai.learned.reinforce``):
+  ``--updates`` steps of ``--deals`` deals, the greedy policy measured every
+  ``--eval-every`` steps on ``--eval-deals`` fixed deals (each from every seat) against
+  each opponent, the step with the best mean payment kept.
 
 Fixed seeds throughout; docs/ai.md ("The learned level") has the commands, the times
 and what each stage reaches.
@@ -25,8 +26,10 @@ from pathlib import Path
 
 import numpy as np
 
+from pusoy.ai.arena import seat_bot
+from pusoy.ai.budget import Budget
 from pusoy.ai.heuristic import heuristic_play
-from pusoy.ai.league import rules_named
+from pusoy.ai.league import rules_named, spec_of
 from pusoy.ai.learned.dataset import Teacher, chunk_path, ensure_chunks, load_chunks, state_from_row
 from pusoy.ai.learned.model import WEIGHTS, Policy
 from pusoy.ai.learned.reinforce import evaluate_play, improve
@@ -54,6 +57,24 @@ def main() -> None:
     parser.add_argument("--updates", type=int, default=60, help="reinforce: steps")
     parser.add_argument("--deals", type=int, default=400, help="reinforce: deals per step")
     parser.add_argument("--temperature", type=float, default=1.0, help="reinforce: sampling")
+    parser.add_argument(
+        "--opponents",
+        default="heuristic",
+        help="reinforce: league members (or seat specs) to play against, a,b: in turn",
+    )
+    parser.add_argument(
+        "--win-bonus",
+        type=float,
+        default=0.0,
+        help="reinforce: stakes added to a deal's return (and to the measure) for going out",
+    )
+    parser.add_argument(
+        "--keep",
+        choices=("mean", "worst"),
+        default="mean",
+        help="reinforce: keep the step of the best mean payment, or of the best worst gain "
+        "over the start against any opponent (and rules)",
+    )
     parser.add_argument("--eval-every", type=int, default=10)
     parser.add_argument("--eval-deals", type=int, default=500)
     args = parser.parse_args()
@@ -128,26 +149,37 @@ def reinforce(args: argparse.Namespace, start: float) -> None:
     policy = Policy.load(args.init)
     names = args.rules.split(",")
     all_rules = [rules_named(name) for name in names]
+    members = args.opponents.split(",")
+    opponents = [seat_bot(spec_of(member), Budget()) for member in members]
 
-    def measure(label: str, now: Policy) -> float:
+    def measure(label: str, now: Policy) -> list[float]:
         pays = []
         for name, rules in zip(names, all_rules, strict=True):
-            won, pay = evaluate_play(now, rules, args.eval_deals, str(args.seed))
-            pays.append(pay)
-            print(
-                f"{label}, {name}: {won:.1%} of {4 * args.eval_deals} deals won vs 3 "
-                f"heuristics, payment {pay:+.3f} per deal ({time.perf_counter() - start:.0f} s)",
-                flush=True,
-            )
-        return sum(pays) / len(pays)
+            for member, opponent in zip(members, opponents, strict=True):
+                won, pay = evaluate_play(now, rules, args.eval_deals, str(args.seed), opponent)
+                pays.append(pay + args.win_bonus * won)
+                print(
+                    f"{label}, {name}: {won:.1%} of {4 * args.eval_deals} deals won vs 3 "
+                    f"{member}, payment {pay:+.3f} per deal "
+                    f"({time.perf_counter() - start:.0f} s)",
+                    flush=True,
+                )
+        return pays
 
-    best = (measure("start", policy), 0, policy)
+    first = measure("start", policy)
+
+    def score(pays: list[float]) -> float:
+        if args.keep == "mean":
+            return sum(pays) / len(pays)
+        return min(now - then for now, then in zip(pays, first, strict=True))
+
+    best = (score(first), 0, policy)
 
     def log(update: int, advantage: float, paid: float, now: Policy) -> None:
         nonlocal best
         print(f"  step {update + 1}: advantage {advantage:+.3f}, payment {paid:+.3f}", flush=True)
         if (update + 1) % args.eval_every == 0:
-            pay = measure(f"step {update + 1}", now)
+            pay = score(measure(f"step {update + 1}", now))
             if pay > best[0]:
                 best = (pay, update + 1, now)
 
@@ -160,9 +192,12 @@ def reinforce(args: argparse.Namespace, start: float) -> None:
         lr=args.lr,
         temperature=args.temperature,
         log=log,
+        opponents=opponents,
+        win_bonus=args.win_bonus,
     )
     pay, step, chosen = best
-    print(f"kept step {step} (payment {pay:+.3f} on the measuring deals)")
+    what = "payment" if args.keep == "mean" else "worst gain in payment"
+    print(f"kept step {step} ({what} {pay:+.3f} on the measuring deals)")
     chosen.save(args.out, teacher=f"reinforce-{step}", rules=args.rules)
     print(f"wrote {args.out} ({args.out.stat().st_size / 1000:.0f} kB)")
 

@@ -7,6 +7,7 @@ import random
 import numpy as np
 import pytest
 
+from pusoy.ai.greedy import greedy_move
 from pusoy.ai.heuristic import heuristic_move
 from pusoy.ai.learned import learned_move, learned_play
 from pusoy.ai.learned.dataset import Teacher, generate_chunk, state_from_row, state_row
@@ -18,10 +19,12 @@ from pusoy.ai.learned.features import (
     state_features,
 )
 from pusoy.ai.learned.model import WEIGHTS, Policy, shipped
-from pusoy.ai.learned.reinforce import evaluate_play, improve
+from pusoy.ai.learned.reinforce import Opponent, evaluate_play, improve
 from pusoy.ai.learned.train import evaluate, examples, fit
+from pusoy.ai.random_bot import random_move
 from pusoy.engine import DealState, PlayerView, Rules
 from pusoy.engine.fast import FastState
+from pusoy.engine.moves import Move
 from tests.ai.helpers import RULE_SPECS
 
 
@@ -109,8 +112,39 @@ def test_a_policy_gradient_step_plays_deals_and_moves_the_weights() -> None:
     improved = improve(policy, rules, updates=1, deals=4, seed=0, lr=1e-2, temperature=2.0)
     assert improved.Ws.shape == policy.Ws.shape
     assert not np.array_equal(improved.Ws, policy.Ws)
+    # A bonus for going out changes the returns, so the step (the policy loses deals the
+    # heuristic wins from the same seat)
+    bonus = improve(
+        policy, rules, updates=1, deals=4, seed=0, lr=1e-2, temperature=2.0, win_bonus=10
+    )
+    assert not np.array_equal(bonus.Ws, improved.Ws)
     # One deal played from each of the 4 seats: a whole number of wins out of 4, and the
     # same figures again from the same seed (the evaluation replays, it does not sample).
     won, paid = evaluate_play(improved, rules, 1, "test")
     assert won * 4 in {0, 1, 2, 3, 4}
     assert evaluate_play(improved, rules, 1, "test") == (won, paid)
+
+
+def test_policy_gradient_deals_take_the_opponents_in_turn_four_deals_each() -> None:
+    """``improve(..., opponents=...)``: deals 0-3 (one per seat) against three of the
+    first kind, 4-7 against the second, and so on; the evaluation plays the one it is
+    given."""
+    rules = Rules.from_spec("philippine")
+    policy = Policy.initial(np.random.default_rng(0), hidden=(16, 8))
+    faced: list[str] = []
+
+    def seen(name: str, bot: Opponent) -> Opponent:
+        def move(view: PlayerView, rng: random.Random) -> Move:
+            if not faced or faced[-1] != name:
+                faced.append(name)
+            return bot(view, rng)
+
+        return move
+
+    kinds = [seen("greedy", greedy_move), seen("random", random_move)]
+    improve(policy, rules, updates=1, deals=12, seed=0, lr=1e-2, temperature=2.0, opponents=kinds)
+    # each deal is played twice (the policy, then the heuristic's baseline) by the same kind
+    assert faced == ["greedy", "random", "greedy"]
+    faced.clear()
+    evaluate_play(policy, rules, 1, "test", kinds[1])
+    assert faced == ["random"]

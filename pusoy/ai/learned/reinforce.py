@@ -1,12 +1,16 @@
 """Stage 2 of the learned policy: policy-gradient improvement by play (REINFORCE).
 
-The policy plays one seat of 4-player deals against three heuristics, sampling its moves
-from the softmax of its scores (at ``temperature``). A deal's return is the seat's
-zero-sum payment (``deal_payments``); the baseline is the payment the heuristic itself
-takes from the same seat of the same deal against the same opponents, so the advantage
+The policy plays one seat of 4-player deals against three opponents of one kind (three
+heuristics by default; with several kinds, the deals take them in turn, four deals each,
+one per seat), sampling its moves from the softmax of its scores (at ``temperature``). A
+deal's return is the seat's zero-sum payment (``deal_payments``); the baseline is the
+payment the heuristic itself takes from the same seat of the same deal against the same
+opponents, so the advantage
 measures what the policy's moves gained over the heuristic's on those cards (the luck
 of the deal cancels, as in the arena's paired comparisons). Advantages are divided by
-their spread in the batch, and every move of a deal carries its deal's advantage.
+their spread in the batch (among the deals against the same kind of opponent: a kind
+whose payments swing wider, as the hoarder's do, would otherwise drown the others), and
+every move of a deal carries its deal's advantage.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from pusoy.ai.heuristic import heuristic_move
 from pusoy.ai.learned import learned_play
@@ -30,6 +35,8 @@ from pusoy.engine.scoring import deal_payments
 from pusoy.engine.state import DealState, PlayerView
 
 Chooser = Callable[[PlayerView], Move]
+# An opponent: a bot as the arena seats it (``pusoy.ai.arena.Bot``).
+Opponent = Callable[[PlayerView, random.Random], Move]
 
 
 @dataclass(frozen=True)
@@ -45,15 +52,15 @@ def _deal(rules: Rules, seed: str, index: int) -> DealState:
     )
 
 
-def play(state: DealState, seat: int, chooser: Chooser) -> int:
-    """Play ``state`` to its end, ``seat`` by ``chooser``, the others by the heuristic;
+def play(state: DealState, seat: int, chooser: Chooser, opponent: Opponent = heuristic_move) -> int:
+    """Play ``state`` to its end, ``seat`` by ``chooser``, the others by ``opponent``;
     the seat's payment."""
-    rng = random.Random(0)  # (the heuristic does not use it)
+    rng = random.Random(0)  # (the opponents' draws, if they make any: the same each deal)
     while not state.is_over:
         turn = state.turn
         assert turn is not None
         view = state.view(turn)
-        state.apply(chooser(view) if turn == seat else heuristic_move(view, rng))
+        state.apply(chooser(view) if turn == seat else opponent(view, rng))
     result = state.result
     assert result is not None
     return deal_payments(state.rules, result.winner, result.points)[seat]
@@ -91,15 +98,17 @@ def greedy(policy: Policy) -> Chooser:
     return choose
 
 
-def evaluate_play(policy: Policy, rules: Rules, deals: int, seed: str) -> tuple[float, float]:
+def evaluate_play(
+    policy: Policy, rules: Rules, deals: int, seed: str, opponent: Opponent = heuristic_move
+) -> tuple[float, float]:
     """Share of deals won and mean payment of the (greedy) policy in one seat against
-    three heuristics: ``deals`` deals, each played from every seat."""
+    three ``opponent``s: ``deals`` deals, each played from every seat."""
     wins = 0
     paid = 0
     for index in range(deals):
         for seat in range(4):
             state = _deal(rules, f"eval:{seed}", index)
-            paid += play(state, seat, greedy(policy))
+            paid += play(state, seat, greedy(policy), opponent)
             result = state.result
             assert result is not None
             wins += result.winner == seat
@@ -116,11 +125,16 @@ def improve(
     lr: float = 3e-5,
     temperature: float = 1.0,
     log: Callable[[int, float, float, Policy], None] | None = None,
+    opponents: list[Opponent] | None = None,
+    win_bonus: float = 0.0,
 ) -> Policy:
     """``updates`` policy-gradient steps, each on ``deals`` deals of play (under each of
-    ``rules`` in turn when several); ``log(update, mean advantage, mean payment, policy)``
-    after each."""
+    ``rules`` in turn when several; against each of ``opponents`` in turn, four deals
+    each, three heuristics when None); a deal's return is the payment, plus
+    ``win_bonus`` when the seat goes out first; ``log(update, mean advantage, mean
+    payment, policy)`` after each."""
     cycle = rules if isinstance(rules, list) else [rules]
+    kinds = opponents or [heuristic_move]
     rng = np.random.default_rng(seed)
     adam = Adam(policy, lr=lr)
     index = 0
@@ -129,21 +143,25 @@ def improve(
         deal_rules = cycle[update % len(cycle)]
         steps: list[Step] = []
         owners: list[int] = []
-        advantages: list[int] = []
+        advantages: list[float] = []
         payments: list[int] = []
+        faced: list[int] = []
         for _ in range(deals):
             seat = index % 4
+            kind = index // 4 % len(kinds)
+            opponent = kinds[kind]
+            faced.append(kind)
             before = len(steps)
-            paid = play(
-                _deal(deal_rules, str(seed), index), seat, sampler(current, temperature, rng, steps)
-            )
-            base = play(_deal(deal_rules, str(seed), index), seat, greedy_heuristic)
+            deal = _deal(deal_rules, str(seed), index)
+            paid = play(deal, seat, sampler(current, temperature, rng, steps), opponent)
+            baseline = _deal(deal_rules, str(seed), index)
+            base = play(baseline, seat, greedy_heuristic, opponent)
             owners += [len(advantages)] * (len(steps) - before)
-            advantages.append(paid - base)
+            advantages.append(paid - base + win_bonus * (_won(deal, seat) - _won(baseline, seat)))
             payments.append(paid)
             index += 1
         adv = np.array(advantages, dtype=np.float32)
-        spread = float(adv.std()) or 1.0
+        scaled = _scaled_by_kind(adv, np.array(faced, dtype=np.intp))
         if steps:
             offsets = np.cumsum([0, *(len(step.cands) for step in steps)]).astype(np.intp)
             data = Examples(
@@ -152,7 +170,7 @@ def improve(
                 offsets,
                 offsets[:-1] + np.array([step.chosen for step in steps], dtype=np.intp),
             )
-            weights = (adv / spread)[np.array(owners, dtype=np.intp)]
+            weights = scaled[np.array(owners, dtype=np.intp)]
             _, _, grads = loss_and_grads(
                 current, batch(data, np.arange(len(steps), dtype=np.intp)), weights
             )
@@ -160,6 +178,21 @@ def improve(
         if log:
             log(update, float(adv.mean()), float(np.mean(payments)), adam.policy())
     return adam.policy()
+
+
+def _won(state: DealState, seat: int) -> int:
+    result = state.result
+    assert result is not None
+    return int(result.winner == seat)
+
+
+def _scaled_by_kind(adv: Array, kinds: npt.NDArray[np.intp]) -> Array:
+    """Each advantage divided by the spread of those against the same kind."""
+    out = adv.copy()
+    for kind in np.unique(kinds):
+        mine = kinds == kind
+        out[mine] /= float(adv[mine].std()) or 1.0
+    return out
 
 
 def greedy_heuristic(view: PlayerView) -> Move:
