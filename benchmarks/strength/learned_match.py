@@ -1,8 +1,9 @@
-"""The learned policy against three heuristics: ``python -m benchmarks.strength.learned_match``.
+"""The learned policy against heuristics: ``python -m benchmarks.strength.learned_match``.
 
 Each ``--weights`` file (default: the shipped ``pusoy/ai/learned/policy.npz``) plays one
-seat against three heuristics on the same deals (``--games`` deals of arena seed
-``--seed``, seats rotated, one process), and so does the heuristic itself: the deals are
+seat against heuristics in every other seat (three by default, one or two with
+``--players 2`` or ``3``) on the same deals (``--games`` deals of arena seed ``--seed``,
+seats rotated, one process), and so does the heuristic itself: the deals are
 the same for every variant, so each variant is also compared with the heuristic in its
 seat deal by deal (paired differences of deals won and of payment, with 95% intervals).
 
@@ -54,14 +55,19 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--rules", default="philippine", help="a preset or house")
     parser.add_argument("--seed", default="learned")
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
     args = parser.parse_args()
     rules = rules_named(args.rules)
     me = f"{__name__}:candidate"
-    base = run_arena(("heuristic",) * 4, args.games, rules, seed=args.seed, workers=1)
-    print(f"{args.games} deals, rules {args.rules!r}, seed {args.seed!r}, vs 3 heuristics")
+    others = ("heuristic",) * (args.players - 1)
+    base = run_arena(("heuristic", *others), args.games, rules, seed=args.seed, workers=1)
+    print(
+        f"{args.games} deals, rules {args.rules!r}, seed {args.seed!r}, "
+        f"vs {len(others)} heuristic(s)"
+    )
     for path in args.weights:
         os.environ[ENV] = str(path)
-        seats = (me, "heuristic", "heuristic", "heuristic")
+        seats = (me, *others)
         run = run_arena(seats, args.games, rules, seed=args.seed, workers=1)
         print(_line(str(path), run.levels[0]))
         # The all-heuristic deals, labelled as if the learned bot held its seats there.

@@ -9,10 +9,11 @@
 - ``eval``: accuracy of weights against a teacher's held-out chunks, beside the
   heuristic's own agreement with that teacher.
 - ``reinforce``: policy-gradient improvement of ``--init`` by play against three
-  heuristics, or three of each of ``--opponents`` in turn (``pusoy.ai.learned.reinforce``):
-  ``--updates`` steps of ``--deals`` deals, the greedy policy measured every
+  heuristics, or three of each of ``--opponents`` in turn (``pusoy.ai.learned.reinforce``),
+  at tables of ``--players`` (4 by default; a list such as 2,3,4 takes them in turn step by
+  step): ``--updates`` steps of ``--deals`` deals, the greedy policy measured every
   ``--eval-every`` steps on ``--eval-deals`` fixed deals (each from every seat) against
-  each opponent, the step with the best mean payment kept.
+  each opponent at each table size, the step with the best mean payment kept.
 
 Fixed seeds throughout; docs/ai.md ("The learned level") has the commands, the times
 and what each stage reaches.
@@ -74,6 +75,9 @@ def main() -> None:
         default="mean",
         help="reinforce: keep the step of the best mean payment, or of the best worst gain "
         "over the start against any opponent (and rules)",
+    )
+    parser.add_argument(
+        "--players", default="4", help="reinforce: players at a table, may list 2,3,4"
     )
     parser.add_argument("--eval-every", type=int, default=10)
     parser.add_argument("--eval-deals", type=int, default=500)
@@ -151,19 +155,25 @@ def reinforce(args: argparse.Namespace, start: float) -> None:
     all_rules = [rules_named(name) for name in names]
     members = args.opponents.split(",")
     opponents = [seat_bot(spec_of(member), Budget()) for member in members]
+    tables = [int(n) for n in args.players.split(",")]
+    if any(n not in (2, 3, 4) for n in tables):
+        raise SystemExit("--players: 2, 3 or 4")
 
     def measure(label: str, now: Policy) -> list[float]:
         pays = []
         for name, rules in zip(names, all_rules, strict=True):
-            for member, opponent in zip(members, opponents, strict=True):
-                won, pay = evaluate_play(now, rules, args.eval_deals, str(args.seed), opponent)
-                pays.append(pay + args.win_bonus * won)
-                print(
-                    f"{label}, {name}: {won:.1%} of {4 * args.eval_deals} deals won vs 3 "
-                    f"{member}, payment {pay:+.3f} per deal "
-                    f"({time.perf_counter() - start:.0f} s)",
-                    flush=True,
-                )
+            for n in tables:
+                for member, opponent in zip(members, opponents, strict=True):
+                    won, pay = evaluate_play(
+                        now, rules, args.eval_deals, str(args.seed), opponent, n
+                    )
+                    pays.append(pay + args.win_bonus * won)
+                    print(
+                        f"{label}, {name}: {won:.1%} of {n * args.eval_deals} deals won vs "
+                        f"{n - 1} {member}, payment {pay:+.3f} per deal "
+                        f"({time.perf_counter() - start:.0f} s)",
+                        flush=True,
+                    )
         return pays
 
     first = measure("start", policy)
@@ -194,11 +204,12 @@ def reinforce(args: argparse.Namespace, start: float) -> None:
         log=log,
         opponents=opponents,
         win_bonus=args.win_bonus,
+        players=tables,
     )
     pay, step, chosen = best
     what = "payment" if args.keep == "mean" else "worst gain in payment"
     print(f"kept step {step} ({what} {pay:+.3f} on the measuring deals)")
-    chosen.save(args.out, teacher=f"reinforce-{step}", rules=args.rules)
+    chosen.save(args.out, teacher=f"reinforce-{step}", rules=args.rules, players=args.players)
     print(f"wrote {args.out} ({args.out.stat().st_size / 1000:.0f} kB)")
 
 

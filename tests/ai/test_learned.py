@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 
 import numpy as np
@@ -19,7 +20,7 @@ from pusoy.ai.learned.features import (
     state_features,
 )
 from pusoy.ai.learned.model import WEIGHTS, Policy, shipped
-from pusoy.ai.learned.reinforce import Opponent, evaluate_play, improve
+from pusoy.ai.learned.reinforce import Opponent, _deal, evaluate_play, improve
 from pusoy.ai.learned.train import evaluate, examples, fit
 from pusoy.ai.random_bot import random_move
 from pusoy.engine import DealState, PlayerView, Rules
@@ -148,3 +149,52 @@ def test_policy_gradient_deals_take_the_opponents_in_turn_four_deals_each() -> N
     faced.clear()
     evaluate_play(policy, rules, 1, "test", kinds[1])
     assert faced == ["random"]
+
+
+def test_policy_gradient_tables_take_the_player_counts_in_turn_step_by_step() -> None:
+    """``improve(..., players=[3, 2])``: the first step deals 3-player tables, the second
+    2-player ones, the third 3 again; the evaluation plays the table size it is given,
+    one deal from every seat, and 4 players keeps the deals of the runs before."""
+    rules = Rules.from_spec("philippine")
+    policy = Policy.initial(np.random.default_rng(0), hidden=(16, 8))
+    tables: list[int] = []
+
+    def counting(view: PlayerView, rng: random.Random) -> Move:
+        if not tables or tables[-1] != view.num_players:
+            tables.append(view.num_players)
+        return heuristic_move(view, rng)
+
+    steps: list[int] = []
+    improve(
+        policy,
+        rules,
+        updates=3,
+        deals=3,
+        seed=0,
+        lr=1e-2,
+        temperature=2.0,
+        opponents=[counting],
+        players=[3, 2],
+        log=lambda update, *_: steps.append(update),
+    )
+    assert steps == [0, 1, 2]
+    assert tables == [3, 2, 3]
+    # With two presets every preset meets every table size.
+    met: list[tuple[Rules, int]] = []
+
+    def noting(view: PlayerView, rng: random.Random) -> Move:
+        pair = (view.rules, view.num_players)
+        if not met or met[-1] != pair:
+            met.append(pair)
+        return heuristic_move(view, rng)
+
+    two = [rules, Rules.from_spec("hong-kong")]
+    improve(policy, two, updates=4, deals=2, temperature=2.0, opponents=[noting], players=[3, 2])
+    assert met == [(two[0], 3), (two[1], 3), (two[0], 2), (two[1], 2)]
+    tables.clear()
+    won, _ = evaluate_play(policy, rules, 1, "test", counting, players=2)
+    assert tables == [2]
+    assert won * 2 in {0, 1, 2}
+    old_seed = hashlib.sha256(b"learned-rl:0:0").digest()
+    assert _deal(rules, "0", 0).hands == DealState.from_seed(rules, old_seed, 4).hands
+    assert _deal(rules, "0", 0, 3).num_players == 3

@@ -2,15 +2,16 @@
 
 The policy plays one seat of 4-player deals against three opponents of one kind (three
 heuristics by default; with several kinds, the deals take them in turn, four deals each,
-one per seat), sampling its moves from the softmax of its scores (at ``temperature``). A
-deal's return is the seat's zero-sum payment (``deal_payments``); the baseline is the
-payment the heuristic itself takes from the same seat of the same deal against the same
-opponents, so the advantage
-measures what the policy's moves gained over the heuristic's on those cards (the luck
-of the deal cancels, as in the arena's paired comparisons). Advantages are divided by
-their spread in the batch (among the deals against the same kind of opponent: a kind
-whose payments swing wider, as the hoarder's do, would otherwise drown the others), and
-every move of a deal carries its deal's advantage.
+one per seat; with ``players`` 2 or 3, or a list taken in turn step by step, smaller
+tables, one deal per seat each), sampling its moves from the softmax of its scores (at
+``temperature``). A deal's return is the seat's zero-sum payment (``deal_payments``); the
+baseline is the payment the heuristic itself takes from the same seat of the same deal
+against the same opponents, so the advantage measures what the policy's moves gained over
+the heuristic's on those cards (the luck of the deal cancels, as in the arena's paired
+comparisons). Advantages are divided by their spread in the batch (among the deals
+against the same kind of opponent: a kind whose payments swing wider, as the hoarder's
+do, would otherwise drown the others), and every move of a deal carries its deal's
+advantage.
 """
 
 from __future__ import annotations
@@ -46,9 +47,11 @@ class Step:
     chosen: int
 
 
-def _deal(rules: Rules, seed: str, index: int) -> DealState:
+def _deal(rules: Rules, seed: str, index: int, players: int = 4) -> DealState:
+    # Four players keep the seeds (and so the deals) of the runs before tables of 2 and 3.
+    table = "" if players == 4 else f"{players}p:"
     return DealState.from_seed(
-        rules, hashlib.sha256(f"learned-rl:{seed}:{index}".encode()).digest(), 4
+        rules, hashlib.sha256(f"learned-rl:{table}{seed}:{index}".encode()).digest(), players
     )
 
 
@@ -99,20 +102,25 @@ def greedy(policy: Policy) -> Chooser:
 
 
 def evaluate_play(
-    policy: Policy, rules: Rules, deals: int, seed: str, opponent: Opponent = heuristic_move
+    policy: Policy,
+    rules: Rules,
+    deals: int,
+    seed: str,
+    opponent: Opponent = heuristic_move,
+    players: int = 4,
 ) -> tuple[float, float]:
     """Share of deals won and mean payment of the (greedy) policy in one seat against
-    three ``opponent``s: ``deals`` deals, each played from every seat."""
+    ``players - 1`` ``opponent``s: ``deals`` deals, each played from every seat."""
     wins = 0
     paid = 0
     for index in range(deals):
-        for seat in range(4):
-            state = _deal(rules, f"eval:{seed}", index)
+        for seat in range(players):
+            state = _deal(rules, f"eval:{seed}", index, players)
             paid += play(state, seat, greedy(policy), opponent)
             result = state.result
             assert result is not None
             wins += result.winner == seat
-    return wins / (4 * deals), paid / (4 * deals)
+    return wins / (players * deals), paid / (players * deals)
 
 
 def improve(
@@ -127,13 +135,15 @@ def improve(
     log: Callable[[int, float, float, Policy], None] | None = None,
     opponents: list[Opponent] | None = None,
     win_bonus: float = 0.0,
+    players: int | list[int] = 4,
 ) -> Policy:
     """``updates`` policy-gradient steps, each on ``deals`` deals of play (under each of
-    ``rules`` in turn when several; against each of ``opponents`` in turn, four deals
-    each, three heuristics when None); a deal's return is the payment, plus
-    ``win_bonus`` when the seat goes out first; ``log(update, mean advantage, mean
-    payment, policy)`` after each."""
+    ``rules`` in turn when several, at tables of each of ``players`` in turn when
+    several, every preset at every size; against each of ``opponents`` in turn, one deal per seat each, heuristics
+    when None); a deal's return is the payment, plus ``win_bonus`` when the seat goes
+    out first; ``log(update, mean advantage, mean payment, policy)`` after each."""
     cycle = rules if isinstance(rules, list) else [rules]
+    tables = players if isinstance(players, list) else [players]
     kinds = opponents or [heuristic_move]
     rng = np.random.default_rng(seed)
     adam = Adam(policy, lr=lr)
@@ -141,20 +151,22 @@ def improve(
     for update in range(updates):
         current = adam.policy()
         deal_rules = cycle[update % len(cycle)]
+        # Every preset meets every table size: (p, 3), (h, 3), (p, 2), (h, 2), ...
+        n = tables[update // len(cycle) % len(tables)]
         steps: list[Step] = []
         owners: list[int] = []
         advantages: list[float] = []
         payments: list[int] = []
         faced: list[int] = []
         for _ in range(deals):
-            seat = index % 4
-            kind = index // 4 % len(kinds)
+            seat = index % n
+            kind = index // n % len(kinds)
             opponent = kinds[kind]
             faced.append(kind)
             before = len(steps)
-            deal = _deal(deal_rules, str(seed), index)
+            deal = _deal(deal_rules, str(seed), index, n)
             paid = play(deal, seat, sampler(current, temperature, rng, steps), opponent)
-            baseline = _deal(deal_rules, str(seed), index)
+            baseline = _deal(deal_rules, str(seed), index, n)
             base = play(baseline, seat, greedy_heuristic, opponent)
             owners += [len(advantages)] * (len(steps) - before)
             advantages.append(paid - base + win_bonus * (_won(deal, seat) - _won(baseline, seat)))
