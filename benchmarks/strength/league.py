@@ -1,11 +1,12 @@
 """The league (issue 42): ``python -m benchmarks.strength.league --candidate NAME
-[--baseline NAME] [--members a,b,...] [--rules house] [--deals N]``.
+[--baseline NAME] [--members a,b,...] [--rules house] [--deals N] [--players 4]``.
 
-The candidate takes one seat against three copies of each league member
+The candidate takes one seat against three copies of each league member (two or one with
+``--players 3`` or ``2``)
 (``pusoy.ai.league.MEMBERS``: the heuristic, the expert at 1,000 rollouts, ISMCTS, the
 hoarder, the shedder, greedy, and the learned policy once it is a level), the seats
 rotated, every member on the same deals. Per member it prints the candidate's share of
-deals won with a Wilson 95% interval (fair share 25%), its zero-sum payment per deal
+deals won with a Wilson 95% interval (fair share 25% at 4 players), its zero-sum payment per deal
 (``scoring.deal_payments``: what it took from the table, or gave), its mean place (1
 best) and the share of opponent seats it placed above (ties half; fair share 50%), each
 with a 95% interval: placed as the lobby's ratings place a deal (``pusoy.ai.placing``).
@@ -67,9 +68,11 @@ def interval(value: float, ci: tuple[float, float], form: str) -> str:
 
 def format_standings(title: str, outcomes: dict[str, list[DealOutcome]], *, play_out: bool) -> str:
     places = place_standings(outcomes, play_out=play_out)
+    players = next((len(o[0].levels) for o in outcomes.values() if o), 4)
+    fair = f"won [95% CI] (fair {1 / players:.0%})"
     lines = [
         title,
-        f"{'member':<10} {'deals':>5} {'wins':>5}  {'won [95% CI] (fair 25%)':<24}"
+        f"{'member':<10} {'deals':>5} {'wins':>5}  {fair:<24}"
         f"  {'payment/deal [95% CI]':<24}  {'place [95% CI]':<18}"
         f"  {'placed above [95% CI] (fair 50%)':<32}  candidate ms/move p50 / p95",
     ]
@@ -165,6 +168,7 @@ def main(argv: list[str] | None = None) -> None:
         "--rules", action="append", choices=sorted(RULE_SETS), help="repeatable; default house"
     )
     parser.add_argument("--deals", type=int, default=200, help="per member (x4 rotations)")
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
     parser.add_argument("--seed", default="league")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--log", default=None, metavar="DIR")
@@ -200,7 +204,13 @@ def main(argv: list[str] | None = None) -> None:
             for k, bot in enumerate(bots):
                 start = time.perf_counter()
                 runs[k] |= run_league(
-                    spec(bot), [member], rules, args.deals, seed=args.seed, workers=args.workers
+                    spec(bot),
+                    [member],
+                    rules,
+                    args.deals,
+                    seed=args.seed,
+                    workers=args.workers,
+                    players=args.players,
                 )
                 seconds[k] += time.perf_counter() - start
                 row = format_standings(
@@ -211,6 +221,7 @@ def main(argv: list[str] | None = None) -> None:
             print(
                 format_standings(
                     f"{bot} against the league, rules {rules_name} {rules.to_spec()!r}, "
+                    f"{args.players} players, "
                     f"{args.deals} deals per member, seed {args.seed!r}, {seconds[k]:.0f} s, "
                     f"candidate {move_ms(runs[k])} a move",
                     runs[k],
@@ -228,6 +239,7 @@ def main(argv: list[str] | None = None) -> None:
                     "rules": rules.to_dict(),
                     "deals": args.deals,
                     "seed": args.seed,
+                    "players": args.players,
                 }
                 write_log(os.path.join(args.log, f"{rules_name}-{safe}.jsonl"), settings, runs[k])
         if len(runs) == 2:

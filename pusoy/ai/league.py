@@ -4,10 +4,11 @@ never only against its own copy (issue 42; docs/ai.md, "The league").
 A member is a name in ``MEMBERS`` and a seat spec of ``pusoy.ai.arena`` (a level, a
 level bounded by rollouts as ``expert/1000``, or ``module:function``); adding one is one
 line. Against each member the candidate takes one seat and three copies of the member
-the others, the seats rotated (every deal is played once per rotation, as in the arena),
-and every member is played on the same deals, so two candidates can be compared deal by
-deal (``verdict``). Searching members are bounded by rollouts or iterations, not time,
-so the load of the machine does not change their moves.
+the others (two or one at a table of 3 or 2: ``players``), the seats rotated (every deal
+is played once per rotation, as in the arena), and every member is played on the same
+deals, so two candidates can be compared deal by deal (``verdict``). Searching members
+are bounded by rollouts or iterations, not time, so the load of the machine does not
+change their moves.
 """
 
 from __future__ import annotations
@@ -57,9 +58,18 @@ MEMBERS: dict[str, str] = {
     "learned": "pusoy.ai.learned:learned_move",
 }
 
-# The candidate's seat and the member's three, rotated deal by deal.
-SEATS: Final = ("candidate", "member", "member", "member")
 CANDIDATE: Final = "candidate"
+
+
+def seats(players: int = 4) -> tuple[str, ...]:
+    """The candidate's seat and the member's others, rotated deal by deal."""
+    if players not in (2, 3, 4):
+        raise ValueError(f"a table has 2, 3 or 4 players, not {players}")
+    return (CANDIDATE, *("member",) * (players - 1))
+
+
+def _seats_of(outcomes: Sequence[DealOutcome]) -> tuple[str, ...]:
+    return seats(len(outcomes[0].levels))
 
 
 def rules_named(name: str) -> Rules:
@@ -84,11 +94,14 @@ class LeagueTask:
     opponent: str
     rules: Rules
     seed: str
+    players: int = 4
 
 
 def play_league_deal(task: LeagueTask) -> tuple[str, DealOutcome]:
     specs = {CANDIDATE: task.candidate, "member": task.opponent}
-    outcome = play_labelled_deal(task.index, SEATS, specs, task.rules, task.seed, Budget())
+    outcome = play_labelled_deal(
+        task.index, seats(task.players), specs, task.rules, task.seed, Budget()
+    )
     return task.member, outcome
 
 
@@ -101,15 +114,20 @@ def run_league(
     seed: str = "league",
     workers: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    players: int = 4,
 ) -> dict[str, list[DealOutcome]]:
-    """``deals`` deals (4 rotations of ``deals / 4`` distinct deals) of ``candidate``
-    against three copies of each member; the outcomes per member, in deal order. The
-    deals depend on ``seed`` alone: the same for every member and every candidate."""
+    """``deals`` deals (``players`` rotations of ``deals / players`` distinct deals) of
+    ``candidate`` against ``players - 1`` copies of each member; the outcomes per member,
+    in deal order. The deals depend on ``seed`` and ``players`` alone: the same for every
+    member and every candidate."""
     if deals < 1:
         raise ValueError("deals must be at least 1")
+    seats(players)  # ValueError now, not in a worker
     own = spec_of(candidate)
     specs = {m: spec_of(m) for m in members}
-    tasks = [LeagueTask(m, i, own, specs[m], rules, seed) for m in members for i in range(deals)]
+    tasks = [
+        LeagueTask(m, i, own, specs[m], rules, seed, players) for m in members for i in range(deals)
+    ]
     out: dict[str, list[DealOutcome]] = {m: [] for m in members}
     for done, (member, outcome) in enumerate(_played(tasks, workers), 1):
         out[member].append(outcome)
@@ -128,7 +146,7 @@ def _played(tasks: list[LeagueTask], workers: int) -> Iterable[tuple[str, DealOu
 
 def standings(outcomes: dict[str, list[DealOutcome]]) -> dict[str, LevelStats]:
     """Per member, the candidate's wins and zero-sum payment per deal with intervals."""
-    return {m: summarize(o, SEATS)[0] for m, o in outcomes.items() if o}
+    return {m: summarize(o, _seats_of(o))[0] for m, o in outcomes.items() if o}
 
 
 def place_standings(
@@ -176,7 +194,9 @@ def verdict(
     for member, ours in candidate.items():
         theirs = baseline.get(member, [])
         if ours and theirs:
-            differences[member] = pooled_differences([(ours, theirs)], SEATS)[0]
+            if len(ours[0].levels) != len(theirs[0].levels):
+                raise ValueError("the candidate and the baseline played tables of other sizes")
+            differences[member] = pooled_differences([(ours, theirs)], _seats_of(ours))[0]
             place_differences[member] = paired_place_difference(
                 ours, theirs, CANDIDATE, play_out=play_out
             )

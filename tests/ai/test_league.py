@@ -76,6 +76,23 @@ def test_a_small_league_is_repeatable_and_fair_in_its_deals() -> None:
         assert 1 <= row.place_ci[0] <= row.place <= row.place_ci[1] <= 4
 
 
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_league_at_a_smaller_table(players: int) -> None:
+    rules = rules_named("philippine")
+    first = run_league("heuristic", ["greedy"], rules, 2 * players, seed="t", players=players)
+    outcomes = first["greedy"]
+    assert all(len(o.levels) == players for o in outcomes)
+    assert sorted(o.levels.index(CANDIDATE) for o in outcomes) == sorted(2 * list(range(players)))
+    assert all(sum(o.payments) == 0 for o in outcomes)
+    assert standings(first)["greedy"].deals == 2 * players
+    assert verdict(first, first, play_out=rules.play_out).keep
+    four = run_league("heuristic", ["greedy"], rules, 4, seed="t")
+    with pytest.raises(ValueError, match="tables of other sizes"):
+        verdict(first, four, play_out=rules.play_out)
+    with pytest.raises(ValueError, match="2, 3 or 4 players"):
+        run_league("heuristic", ["greedy"], rules, 4, players=5)
+
+
 def test_the_verdict_keeps_a_bot_equal_to_its_baseline_and_rejects_a_worse_one() -> None:
     rules = rules_named("house")
     heuristic = run_league("heuristic", CHEAP, rules, 40, seed="v")
@@ -145,6 +162,12 @@ def test_the_benchmark_logs_and_compares(
     assert bench.log_play_out(str(logs[1])) is False  # the house rules stop at the first out
     bench.main(["--compare", str(logs[1]), str(logs[0])])
     assert printed.split("candidate minus")[1].strip() in capsys.readouterr().out
+    # At a table of 3 the log says so, and the fair share printed is a third.
+    three = tmp_path / "three"
+    bench.main(["--candidate", "heuristic", *args[:-1], str(three), "--players", "3"])
+    assert "(fair 33%)" in capsys.readouterr().out
+    settings = json.loads((three / "house-heuristic.jsonl").read_text().splitlines()[0])
+    assert settings["players"] == 3
 
 
 def test_a_seat_bounded_by_rollouts_alone() -> None:

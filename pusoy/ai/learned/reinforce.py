@@ -139,9 +139,10 @@ def improve(
 ) -> Policy:
     """``updates`` policy-gradient steps, each on ``deals`` deals of play (under each of
     ``rules`` in turn when several, at tables of each of ``players`` in turn when
-    several, every preset at every size; against each of ``opponents`` in turn, one deal per seat each, heuristics
-    when None); a deal's return is the payment, plus ``win_bonus`` when the seat goes
-    out first; ``log(update, mean advantage, mean payment, policy)`` after each."""
+    several, every preset at every size; against each of ``opponents`` in turn, one deal
+    per seat each, heuristics when None); a deal's return is the payment, plus
+    ``win_bonus`` when the seat goes out first; ``log(update, mean advantage, mean
+    payment, policy)`` after each."""
     cycle = rules if isinstance(rules, list) else [rules]
     tables = players if isinstance(players, list) else [players]
     kinds = opponents or [heuristic_move]
