@@ -1,6 +1,7 @@
 """The learned policy against heuristics: ``python -m benchmarks.strength.learned_match``.
 
-Each ``--weights`` file (default: the shipped ``pusoy/ai/learned/policy.npz``) plays one
+Each ``--weights`` file (default: the shipped ``pusoy/ai/learned/policy.npz``, or
+``policy_2p.npz`` with ``--players 2``) plays one
 seat against heuristics in every other seat (three by default, one or two with
 ``--players 2`` or ``3``) on the same deals (``--games`` deals of arena seed ``--seed``,
 seats rotated, one process), and so does the heuristic itself: the deals are
@@ -21,7 +22,7 @@ from pathlib import Path
 from pusoy.ai.arena import LevelStats, paired_differences, rotation, run_arena
 from pusoy.ai.league import rules_named
 from pusoy.ai.learned import learned_play
-from pusoy.ai.learned.model import WEIGHTS, Policy
+from pusoy.ai.learned.model import WEIGHTS, WEIGHTS_2P, Policy
 from pusoy.engine.fast import FastState
 from pusoy.engine.moves import PASS, Move
 from pusoy.engine.state import PlayerView
@@ -51,12 +52,13 @@ def _line(name: str, s: LevelStats) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--weights", type=Path, nargs="*", default=[WEIGHTS])
+    parser.add_argument("--weights", type=Path, nargs="*", default=None)
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--rules", default="philippine", help="a preset or house")
     parser.add_argument("--seed", default="learned")
     parser.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
     args = parser.parse_args()
+    weights = args.weights or [WEIGHTS_2P if args.players == 2 else WEIGHTS]
     rules = rules_named(args.rules)
     me = f"{__name__}:candidate"
     others = ("heuristic",) * (args.players - 1)
@@ -65,7 +67,7 @@ def main() -> None:
         f"{args.games} deals, rules {args.rules!r}, seed {args.seed!r}, "
         f"vs {len(others)} heuristic(s)"
     )
-    for path in args.weights:
+    for path in weights:
         os.environ[ENV] = str(path)
         seats = (me, *others)
         run = run_arena(seats, args.games, rules, seed=args.seed, workers=1)

@@ -19,7 +19,7 @@ from pusoy.ai.learned.features import (
     candidates,
     state_features,
 )
-from pusoy.ai.learned.model import WEIGHTS, Policy, shipped
+from pusoy.ai.learned.model import WEIGHTS, WEIGHTS_2P, Policy, shipped
 from pusoy.ai.learned.reinforce import Opponent, _deal, evaluate_play, improve
 from pusoy.ai.learned.train import evaluate, examples, fit
 from pusoy.ai.random_bot import random_move
@@ -67,13 +67,32 @@ def test_a_position_row_rebuilds_the_seats_state() -> None:
         assert back.legal_plays() == sim.legal_plays()
 
 
-def test_the_shipped_weights_load() -> None:
-    policy = shipped()
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_shipped_weights_load(players: int) -> None:
+    policy = shipped(players)
     assert WEIGHTS.stat().st_size < 500_000
+    assert WEIGHTS_2P.stat().st_size < 500_000
     assert policy.Ws.shape[0] == STATE_SIZE
     assert policy.Wc.shape[0] == CANDIDATE_SIZE
     assert policy.Ws.shape[1] == policy.Wc.shape[1] == policy.b1.shape[0]
     assert policy.W2.shape == (policy.b1.shape[0], policy.w3.shape[0])
+    assert shipped(players) is policy  # loaded once
+
+
+def test_a_table_of_two_plays_its_own_weights() -> None:
+    """The bot at a table of 2 scores with ``policy_2p.npz``, at 3 and 4 with
+    ``policy.npz``: the two files differ, and each table's moves are its file's."""
+    assert not np.array_equal(shipped(2).Ws, shipped(4).Ws)
+    assert shipped(3) is shipped(4)
+    differs = 0
+    for players in (2, 3):
+        for view in _views("philippine", players, 3):
+            sim = FastState.from_view(view)
+            own = shipped(players)
+            assert learned_play(sim) == learned_play(sim, own)
+            other = shipped(4 if players == 2 else 2)
+            differs += learned_play(sim, other) != learned_play(sim)
+    assert differs  # the test tells the two files apart
 
 
 @pytest.mark.parametrize("spec", RULE_SPECS)

@@ -2,7 +2,8 @@
 "The learned level").
 
 ``learned_move(view, rng)`` scores every candidate move (the legal plays, and a pass
-when following) with the network shipped in ``policy.npz`` and plays the best; it reads
+when following) with the network shipped in ``policy.npz`` (``policy_2p.npz`` at a table
+of two) and plays the best; it reads
 only the seat's ``PlayerView`` and is deterministic (``rng`` is unused). The arena and
 the benchmarks name it ``pusoy.ai.learned:learned_move``; it is not one of
 ``pusoy.ai.LEVELS`` (the lobby's and the ratings' levels).
@@ -29,7 +30,7 @@ def learned_play(sim: FastState, policy: Policy | None = None) -> FastPlay:
     moves = candidates(sim)
     if len(moves) == 1:
         return moves[0]
-    net = policy or shipped()
+    net = policy or shipped(sim.n)
     scores = net.scores(state_features(sim), candidate_features(sim, moves))
     return moves[int(np.argmax(scores))]
 

@@ -21,6 +21,10 @@ from pusoy.ai.learned.features import CANDIDATE_SIZE, STATE_SIZE, VERSION
 Array = npt.NDArray[np.float32]
 
 WEIGHTS: Final = Path(__file__).with_name("policy.npz")
+# Two-player tables play their own weights: trained at tables of 2 and 3, they beat the
+# 4-player weights at 2 against every league member and lose to the shedder at 3 and 4
+# (docs/ai.md, "Tables of 2 and 3").
+WEIGHTS_2P: Final = Path(__file__).with_name("policy_2p.npz")
 NAMES: Final = ("Ws", "Wc", "b1", "W2", "b2", "w3", "b3")
 
 
@@ -82,7 +86,12 @@ class Policy:
             return cls(*(data[name].astype(np.float32) for name in NAMES))
 
 
+def shipped(players: int = 4) -> Policy:
+    """The weights shipped in the package for a table of ``players``, loaded once per
+    process."""
+    return _load(WEIGHTS_2P if players == 2 else WEIGHTS)
+
+
 @cache
-def shipped() -> Policy:
-    """The weights shipped in the package, loaded once per process."""
-    return Policy.load(WEIGHTS)
+def _load(path: Path) -> Policy:
+    return Policy.load(path)
