@@ -1,15 +1,15 @@
 """The league (issue 42): ``python -m benchmarks.strength.league --candidate NAME
 [--baseline NAME] [--members a,b,...] [--rules house] [--deals N] [--players 4]``.
 
-The candidate takes one seat against three copies of each league member (two or one with
-``--players 3`` or ``2``)
+The candidate takes one seat against three copies of each league member
 (``pusoy.ai.league.MEMBERS``: the heuristic, the expert at 1,000 rollouts, ISMCTS, the
-hoarder, the shedder, greedy, and the learned policy once it is a level), the seats
-rotated, every member on the same deals. Per member it prints the candidate's share of
-deals won with a Wilson 95% interval (fair share 25% at 4 players), its zero-sum payment per deal
-(``scoring.deal_payments``: what it took from the table, or gave), its mean place (1
-best) and the share of opponent seats it placed above (ties half; fair share 50%), each
-with a 95% interval: placed as the lobby's ratings place a deal (``pusoy.ai.placing``).
+hoarder, the shedder, greedy, and the learned policy once it is a level), two or one
+with ``--players 3`` or ``2``, the seats rotated, every member on the same deals. Per
+member it prints the candidate's share of deals won with a Wilson 95% interval (fair
+share 25% at 4 players), its zero-sum payment per deal (``scoring.deal_payments``: what
+it took from the table, or gave), its mean place (1 best) and the share of opponent
+seats it placed above (ties half; fair share 50%), each with a 95% interval: placed as
+the lobby's ratings place a deal (``pusoy.ai.placing``).
 
 With ``--baseline``, the baseline plays the same deals, and the verdict compares the two
 deal by deal: the paired difference of deals won, of payment and of the share of seats

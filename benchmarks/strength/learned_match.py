@@ -1,12 +1,12 @@
 """The learned policy against heuristics: ``python -m benchmarks.strength.learned_match``.
 
 Each ``--weights`` file (default: the shipped ``pusoy/ai/learned/policy.npz``, or
-``policy_2p.npz`` with ``--players 2``) plays one
-seat against heuristics in every other seat (three by default, one or two with
-``--players 2`` or ``3``) on the same deals (``--games`` deals of arena seed ``--seed``,
-seats rotated, one process), and so does the heuristic itself: the deals are
-the same for every variant, so each variant is also compared with the heuristic in its
-seat deal by deal (paired differences of deals won and of payment, with 95% intervals).
+``policy_2p.npz`` with ``--players 2``) plays one seat against heuristics in every other
+seat (three by default, one or two with ``--players 2`` or ``3``) on the same deals
+(``--games`` deals of arena seed ``--seed``, seats rotated, one process), and so does
+the heuristic itself: the deals are the same for every variant, so each variant is also
+compared with the heuristic in its seat deal by deal (paired differences of deals won
+and of payment, with 95% intervals).
 
 Numbers only; docs/ai.md ("The learned level") has the table and the commands.
 """

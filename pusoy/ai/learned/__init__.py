@@ -3,10 +3,10 @@
 
 ``learned_move(view, rng)`` scores every candidate move (the legal plays, and a pass
 when following) with the network shipped in ``policy.npz`` (``policy_2p.npz`` at a table
-of two) and plays the best; it reads
-only the seat's ``PlayerView`` and is deterministic (``rng`` is unused). The arena and
-the benchmarks name it ``pusoy.ai.learned:learned_move``; it is not one of
-``pusoy.ai.LEVELS`` (the lobby's and the ratings' levels).
+of two) and plays the best; it reads only the seat's ``PlayerView`` and is deterministic
+(``rng`` is unused). The arena and the benchmarks name it
+``pusoy.ai.learned:learned_move``; it is not one of ``pusoy.ai.LEVELS`` (the lobby's and
+the ratings' levels).
 """
 
 from __future__ import annotations
