@@ -53,6 +53,7 @@ from pusoy.ai.league import (
     standings,
     verdict,
 )
+from pusoy.engine.shuffle import TABLE_SIZES
 
 NAMED = {"frozen": "benchmarks.strength.frozen.heuristic_2026_11:heuristic_move"}
 
@@ -168,7 +169,7 @@ def main(argv: list[str] | None = None) -> None:
         "--rules", action="append", choices=sorted(RULE_SETS), help="repeatable; default house"
     )
     parser.add_argument("--deals", type=int, default=200, help="per member (x4 rotations)")
-    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
+    parser.add_argument("--players", type=int, choices=TABLE_SIZES, default=4)
     parser.add_argument("--seed", default="league")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--log", default=None, metavar="DIR")

@@ -25,6 +25,7 @@ from pusoy.ai.learned import learned_play
 from pusoy.ai.learned.model import WEIGHTS, WEIGHTS_2P, Policy
 from pusoy.engine.fast import FastState
 from pusoy.engine.moves import PASS, Move
+from pusoy.engine.shuffle import TABLE_SIZES
 from pusoy.engine.state import PlayerView
 
 ENV = "LEARNED_MATCH_WEIGHTS"
@@ -56,7 +57,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--rules", default="philippine", help="a preset or house")
     parser.add_argument("--seed", default="learned")
-    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
+    parser.add_argument("--players", type=int, choices=TABLE_SIZES, default=4)
     args = parser.parse_args()
     weights = args.weights or [WEIGHTS_2P if args.players == 2 else WEIGHTS]
     rules = rules_named(args.rules)

@@ -35,6 +35,7 @@ from pusoy.ai.learned.dataset import Teacher, chunk_path, ensure_chunks, load_ch
 from pusoy.ai.learned.model import WEIGHTS, Policy
 from pusoy.ai.learned.reinforce import evaluate_play, improve
 from pusoy.ai.learned.train import evaluate, examples, fit
+from pusoy.engine.shuffle import TABLE_SIZES
 
 
 def main() -> None:
@@ -156,7 +157,7 @@ def reinforce(args: argparse.Namespace, start: float) -> None:
     members = args.opponents.split(",")
     opponents = [seat_bot(spec_of(member), Budget()) for member in members]
     tables = [int(n) for n in args.players.split(",")]
-    if any(n not in (2, 3, 4) for n in tables):
+    if any(n not in TABLE_SIZES for n in tables):
         raise SystemExit("--players: 2, 3 or 4")
 
     def measure(label: str, now: Policy) -> list[float]:

@@ -30,6 +30,7 @@ from pusoy.ai.arena import (
 )
 from pusoy.ai.placing import PlaceDifference, PlaceStats, paired_place_difference, place_stats
 from pusoy.engine.rules import PRESETS, Rules
+from pusoy.engine.shuffle import TABLE_SIZES
 
 # The house rules of issue 42's held-out match, as overrides of ``hong-kong`` (diamonds
 # low and spades high, 3D opens, suit-first flushes, a pass only gives up the turn); no
@@ -63,7 +64,7 @@ CANDIDATE: Final = "candidate"
 
 def seats(players: int = 4) -> tuple[str, ...]:
     """The candidate's seat and the member's others, rotated deal by deal."""
-    if players not in (2, 3, 4):
+    if players not in TABLE_SIZES:
         raise ValueError(f"a table has 2, 3 or 4 players, not {players}")
     return (CANDIDATE, *("member",) * (players - 1))
 

@@ -22,6 +22,7 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Iterator
+from typing import Final
 
 from pusoy.engine.cards import CARDS, Card
 from pusoy.engine.rules import Rules
@@ -91,11 +92,15 @@ def face_up_card(seed: bytes, rules: Rules, num_players: int) -> Card | None:
     return None
 
 
+# How many may sit at a deal.
+TABLE_SIZES: Final = (2, 3, 4)
+
+
 def deal_deck(
     deck: list[Card], rules: Rules, num_players: int
 ) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]:
     """Deal an ordered deck round-robin per the rules (see ``deal_from_seed``)."""
-    if num_players not in (2, 3, 4):
+    if num_players not in TABLE_SIZES:
         raise ValueError("a deal has 2, 3 or 4 players")
     per_seat = {4: 13, 3: 17, 2: rules.hand_size}[num_players]
     dealt = num_players * per_seat
