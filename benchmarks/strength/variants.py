@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pusoy.ai.budget import Budget
 from pusoy.ai.expert import Tuning, search
 from pusoy.ai.heuristic import heuristic_move, heuristic_play
+from pusoy.ai.instant import instant_play
 from pusoy.ai.learned import learned_play
 from pusoy.ai.match import NORMAL, PROTECT, seat_stance
 from pusoy.engine.fast import FastState
@@ -48,7 +49,9 @@ def _expert_tuned(tuning: Tuning) -> Callable[[PlayerView, random.Random, Budget
 # is the expert of 2026-12-07. The ``noise`` variants are that expert with rollout noise
 # (docs/ai.md, "Two more tries at the search"); the ``learned`` ones play the searching
 # seat's own first moves of each rollout by the learned network (docs/ai.md, "The learned
-# policy in the rollouts").
+# policy in the rollouts"); ``instant_default`` keeps the instant level's move, not the
+# planner's, unless another is 2 standard errors better (docs/ai.md, "The instant level's
+# move as the expert's default").
 BEFORE_STYLES = Tuning(keep_default_z=1.0, model_opponents=False)
 EXPERT_TUNINGS = {
     "expert": Tuning(),
@@ -71,6 +74,7 @@ EXPERT_TUNINGS = {
     "noise_25": Tuning(rollout_noise=0.25),
     "learned_1": Tuning(own_policy=learned_play, own_moves=1),
     "learned_13": Tuning(own_policy=learned_play, own_moves=13),
+    "instant_default": Tuning(default_policy=instant_play),
 }
 expert_before_styles = _expert_tuned(EXPERT_TUNINGS["before_styles"])
 expert_keep_z0 = _expert_tuned(EXPERT_TUNINGS["keep_z0"])
@@ -91,3 +95,4 @@ expert_noise_10_self = _expert_tuned(EXPERT_TUNINGS["noise_10_self"])
 expert_noise_25 = _expert_tuned(EXPERT_TUNINGS["noise_25"])
 expert_learned_1 = _expert_tuned(EXPERT_TUNINGS["learned_1"])
 expert_learned_13 = _expert_tuned(EXPERT_TUNINGS["learned_13"])
+expert_instant_default = _expert_tuned(EXPERT_TUNINGS["instant_default"])

@@ -116,6 +116,11 @@ class Tuning(NamedTuple):
     # played with the learned network (docs/ai.md, "The learned policy in the rollouts").
     own_policy: Callable[[FastState], FastPlay] | None = None
     own_moves: int = 0
+    # The move the search keeps unless another is ``keep_default_z`` standard errors
+    # better, chosen from the view with a random source of its own; None: the planner's.
+    # A variant only, played with the instant level's move (docs/ai.md, "The instant
+    # level's move as the expert's default").
+    default_policy: Callable[[PlayerView, random.Random], FastPlay] | None = None
 
 
 def current_tuning() -> Tuning:
@@ -393,7 +398,10 @@ def _search(
             return p, {}
     standing = view.match
     seat_stances = None if standing is None else stances(standing, view.rules.scoring, root.n)
-    default = heuristic_play(root, NORMAL if seat_stances is None else seat_stances[me])
+    if tuning.default_policy is not None and seat_stances is None:
+        default = tuning.default_policy(view, random.Random(rng.getrandbits(64)))
+    else:
+        default = heuristic_play(root, NORMAL if seat_stances is None else seat_stances[me])
     if standing is not None:
         reward = _match_reward(standing, view.rules.scoring)
     elif tuning.near_miss_weight == NEAR_MISS_WEIGHT:

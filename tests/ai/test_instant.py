@@ -4,18 +4,22 @@ heuristic's stance untouched in a deal that may end a match."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pusoy.ai import instant
+from benchmarks.strength import variants
+from pusoy.ai import expert, instant
+from pusoy.ai.budget import Budget
 from pusoy.ai.heuristic import heuristic_move
 from pusoy.ai.instant import candidates, instant_move
 from pusoy.engine import DealState, MatchStanding, Rules
-from pusoy.engine.fast import FastState
-from tests.ai.helpers import RULE_SPECS, positions
+from pusoy.engine.fast import FastPlay, FastState
+from pusoy.engine.state import PlayerView
+from tests.ai.helpers import RULE_SPECS, positions, random_position
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -76,3 +80,44 @@ def test_it_is_not_its_turn() -> None:
     seat = next(s for s in range(4) if s != state.turn)
     with pytest.raises(ValueError, match="turn"):
         instant_move(state.view(seat), random.Random(0))
+
+
+def test_the_expert_keeps_a_default_policys_move_and_searches_it() -> None:
+    """``expert.Tuning.default_policy`` (the variant ``expert_instant_default``, not the
+    served expert): the policy is asked with the searching seat's own view, and its move
+    takes the planner's place as the one the search keeps unless beaten; with a bar no
+    candidate can clear, the search plays it after weighing it against the others."""
+    assert expert.Tuning().default_policy is None
+    kept = 0
+    for seed in range(8):
+        state = random_position("philippine", 4, seed, seed % 4)
+        view = state.view(state.turn)
+        plays = FastState.from_view(view).legal_plays()
+        if not plays:
+            continue  # only a pass
+        chosen = max(plays, key=lambda p: p[1])  # the highest play: seldom the planner's
+        asked: list[int] = []
+
+        def policy(
+            seen: PlayerView,
+            rng: random.Random,
+            chosen: FastPlay = chosen,
+            asked: list[int] = asked,
+        ) -> FastPlay:
+            asked.append(seen.seat)
+            return chosen
+
+        tuning = expert.Tuning(default_policy=policy, keep_default_z=math.inf)
+        play, stats = expert.search(view, random.Random(seed), Budget.of_rollouts(200), tuning)
+        if chosen[0] == view.hand_mask:
+            continue  # a play that goes out is made without a search
+        assert asked == [view.seat]
+        assert play == chosen
+        assert not stats or chosen in stats
+        kept += bool(stats)
+    assert kept >= 4
+    # The variant's policy is the instant level's move, legal from the seat's view.
+    state = random_position("hong-kong", 4, 3, 6)
+    view = state.view(state.turn)
+    move = variants.expert_instant_default(view, random.Random(0), Budget.of_rollouts(100))
+    assert move in view.legal_moves()
