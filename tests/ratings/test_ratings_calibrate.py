@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import ast
 import io
+import json
+import random
 import re
 
 import pytest
@@ -12,6 +14,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from pusoy.ai import LEVELS
+from pusoy.ai.greedy import greedy_move
+from pusoy.engine.moves import Move
+from pusoy.engine.state import PlayerView
 from ratings.management.commands.ratings_calibrate import SIGMA_FLOOR
 
 
@@ -134,3 +139,44 @@ def test_logs_of_other_deals_or_no_log_are_refused(tmp_path) -> None:
         call_command(
             "ratings_calibrate", "--compare", str(a), str(tmp_path / "none"), stdout=io.StringIO()
         )
+
+
+_moves_before_failing = [0]
+
+
+def bot_that_stops(view: PlayerView, rng: random.Random) -> Move:
+    """Greedy for ``_moves_before_failing`` moves, then a failure: a run stopped midway."""
+    _moves_before_failing[0] -= 1
+    if _moves_before_failing[0] < 0:
+        raise RuntimeError("stopped")
+    return greedy_move(view, rng)
+
+
+def test_a_run_stopped_midway_keeps_the_deals_it_finished_in_its_log(tmp_path) -> None:
+    """Each deal is logged as it ends (a long run at the lobby's budget may be stopped):
+    the log of a stopped run holds its first deals, and they compare with a whole run."""
+    whole, stopped = tmp_path / "whole.jsonl", tmp_path / "stopped.jsonl"
+    common = {"deals": 8, "budget_ms": 5, "workers": 1, "seed": "stop"}
+    spec = "expert=tests.ratings.test_ratings_calibrate:bot_that_stops"
+    _moves_before_failing[0] = 10**6
+    call_command(
+        "ratings_calibrate", "--seat", spec, log=str(whole), stdout=io.StringIO(), **common
+    )
+    _moves_before_failing[0] = 40  # about three deals' worth of the seat's moves
+    with pytest.raises(RuntimeError, match="stopped"):
+        call_command(
+            "ratings_calibrate", "--seat", spec, log=str(stopped), stdout=io.StringIO(), **common
+        )
+    kept = stopped.read_text().splitlines()
+    assert 1 + 1 <= len(kept) < 1 + 8
+
+    # the same first deals, played alike (but for the time each move took)
+    def played(lines: list[str]) -> list[dict]:
+        return [
+            {k: v for k, v in json.loads(line).items() if k != "move_seconds"} for line in lines
+        ]
+
+    assert played(kept) == played(whole.read_text().splitlines()[: len(kept)])
+    out = io.StringIO()
+    call_command("ratings_calibrate", "--compare", str(stopped), str(whole), stdout=out)
+    assert f"+0.0 points [+0.0, +0.0] over {len(kept) - 1} deals" in out.getvalue()

@@ -16,9 +16,12 @@ told apart this way, where their separate intervals overlap."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+from collections.abc import Callable
 from itertools import combinations
+from typing import TextIO
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -71,14 +74,33 @@ class Command(BaseCommand):
             raise CommandError(f"--rules: {error}") from None
         budget = Budget(seconds=budget_ms / 1000)
         specs = seat_specs(seat, budget)
-        report = run_arena(
-            LEVELS, deals, resolved, seed=seed, budget=budget, workers=workers, specs=specs
-        )
-        if log:
-            settings = {"rules": rules, "play_out": resolved.play_out, "seed": seed}
-            with open(log, "w", encoding="utf-8") as out:
+        settings = {"rules": rules, "play_out": resolved.play_out, "seed": seed}
+        with contextlib.ExitStack() as stack:
+            record: Callable[[DealOutcome], None] | None = None
+            if log:
+                # Each deal is logged as soon as it and every deal before it are played, so a
+                # run stopped early (a long one at the lobby's budget) still compares on the
+                # deals it finished (``--compare`` pairs the deals both logs hold).
+                out = stack.enter_context(open(log, "w", encoding="utf-8"))
                 out.write(json.dumps(settings | {"specs": specs}) + "\n")
-                out.writelines(outcome_json(outcome) + "\n" for outcome in report.outcomes)
+                out.flush()
+
+                def write_outcome(outcome: DealOutcome, out: TextIO = out) -> None:
+                    out.write(outcome_json(outcome) + "\n")
+                    out.flush()
+
+                record = write_outcome
+
+            report = run_arena(
+                LEVELS,
+                deals,
+                resolved,
+                seed=seed,
+                budget=budget,
+                workers=workers,
+                specs=specs,
+                record=record,
+            )
         skills = rate_fixed(
             (outcome.levels, outcome_ranks(outcome, play_out=resolved.play_out))
             for outcome in report.outcomes
