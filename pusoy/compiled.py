@@ -81,6 +81,14 @@ def source_hashes() -> dict[str, str]:
     return hashes
 
 
+def fingerprint() -> str:
+    """The engine's and the bots' sources (``source_hashes``) and whether the search runs
+    compiled: what a benchmark run resumed in another process must share with the run it
+    continues, so that both halves play the same moves."""
+    sources = json.dumps(source_hashes(), sort_keys=True).encode()
+    return f"{hashlib.sha256(sources).hexdigest()[:16]} {STATUS}"
+
+
 def write_manifest(directory: Path, hashes: dict[str, str]) -> None:
     manifest = {"modules": list(COMPILED_MODULES), "python": sys.version, "sources": hashes}
     (directory / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")

@@ -40,7 +40,6 @@ throws deals away.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import platform
@@ -92,10 +91,8 @@ def matchups() -> dict[str, tuple[list[str], Rules]]:
 
 
 def code_fingerprint() -> str:
-    """The engine's and the bots' sources (``pusoy.compiled.source_hashes``) and whether
-    the search runs compiled: what a resumed run must share with the run it continues."""
-    sources = json.dumps(compiled.source_hashes(), sort_keys=True).encode()
-    return f"{hashlib.sha256(sources).hexdigest()[:16]} {compiled.STATUS}"
+    """What a resumed run must share with the run it continues (``compiled.fingerprint``)."""
+    return compiled.fingerprint()
 
 
 class DealLog:

@@ -159,9 +159,8 @@ def test_a_run_stopped_midway_keeps_the_deals_it_finished_in_its_log(tmp_path) -
     common = {"deals": 8, "budget_ms": 5, "workers": 1, "seed": "stop"}
     spec = "expert=tests.ratings.test_ratings_calibrate:bot_that_stops"
     _moves_before_failing[0] = 10**6
-    call_command(
-        "ratings_calibrate", "--seat", spec, log=str(whole), stdout=io.StringIO(), **common
-    )
+    whole_out = io.StringIO()
+    call_command("ratings_calibrate", "--seat", spec, log=str(whole), stdout=whole_out, **common)
     _moves_before_failing[0] = 40  # about three deals' worth of the seat's moves
     with pytest.raises(RuntimeError, match="stopped"):
         call_command(
@@ -180,3 +179,35 @@ def test_a_run_stopped_midway_keeps_the_deals_it_finished_in_its_log(tmp_path) -
     out = io.StringIO()
     call_command("ratings_calibrate", "--compare", str(stopped), str(whole), stdout=out)
     assert f"+0.0 points [+0.0, +0.0] over {len(kept) - 1} deals" in out.getvalue()
+
+    # Resumed (a line cut short by the stop is cut off), it plays the deals it lacks and
+    # rates them all: the whole run's table, deal for deal.
+    with stopped.open("a") as log:
+        log.write('{"index": 9')
+    _moves_before_failing[0] = 10**6
+    resumed = io.StringIO()
+    call_command("ratings_calibrate", "--resume", str(stopped), workers=1, stdout=resumed)
+    assert played(stopped.read_text().splitlines()) == played(whole.read_text().splitlines())
+    first, *table = resumed.getvalue().splitlines()
+    assert first.startswith("8 deals, philippine")
+    assert first.endswith(f"(resumed after {len(kept) - 1})")
+    assert table == whole_out.getvalue().splitlines()[1:]
+    with pytest.raises(CommandError, match="all 8 deals are in it already"):
+        call_command("ratings_calibrate", "--resume", str(stopped), stdout=io.StringIO())
+
+
+def test_a_log_of_other_sources_or_without_the_settings_is_not_resumed(tmp_path) -> None:
+    log = tmp_path / "log.jsonl"
+    call_command(
+        "ratings_calibrate", deals=4, budget_ms=5, workers=1, log=str(log), stdout=io.StringIO()
+    )
+    settings, *deals = log.read_text().splitlines()
+    for changed, error in (
+        (lambda s: s | {"code": "0123456789abcdef compiled"}, "other engine or bot sources"),
+        (lambda s: {k: v for k, v in s.items() if k != "code"}, "without what a resume needs"),
+    ):
+        log.write_text("\n".join([json.dumps(changed(json.loads(settings))), deals[0]]) + "\n")
+        with pytest.raises(CommandError, match=error):
+            call_command("ratings_calibrate", "--resume", str(log), stdout=io.StringIO())
+    with pytest.raises(CommandError, match=r"--resume: .*none"):
+        call_command("ratings_calibrate", "--resume", str(tmp_path / "none"), stdout=io.StringIO())

@@ -12,7 +12,11 @@ level, tried before the lobby changes.
 settings); ``--compare A B`` reads two logs of the same deals (the same seed and rules)
 and prints, per pair of levels, how much more often the first placed above the second in
 A than in B, paired deal by deal: two runs of 1,000 deals each a few points apart are
-told apart this way, where their separate intervals overlap."""
+told apart this way, where their separate intervals overlap. Each deal is logged as it
+ends, so a run stopped early keeps its first deals, and ``--resume FILE`` plays the deals
+the log lacks (with the settings the log holds, on the same engine and bots) and rates
+them all: a run of hours, such as the expert at the lobby's 1 s a move, can be played in
+several sittings."""
 
 from __future__ import annotations
 
@@ -25,6 +29,7 @@ from typing import TextIO
 
 from django.core.management.base import BaseCommand, CommandError
 
+from pusoy import compiled
 from pusoy.ai import LEVELS, Budget
 from pusoy.ai.arena import DealOutcome, outcome_from_json, outcome_json, run_arena, seat_bot
 from pusoy.ai.league import rules_named
@@ -36,6 +41,8 @@ from ratings.system import rate_fixed
 SIGMA_FLOOR = 2.0
 # The first line of a ``--log`` file holds these.
 LOG_SETTINGS = frozenset({"rules", "seed", "play_out", "specs"})
+# and these too when it can be resumed (logs of before 2026-12-07 cannot).
+RESUME_SETTINGS = LOG_SETTINGS | {"deals", "budget_ms", "code"}
 
 
 class Command(BaseCommand):
@@ -58,32 +65,55 @@ class Command(BaseCommand):
         )
         parser.add_argument("--log", metavar="FILE", help="each deal's outcome, a JSON line")
         parser.add_argument(
+            "--resume",
+            metavar="FILE",
+            help="play the deals a --log file lacks, append them, and rate them all",
+        )
+        parser.add_argument(
             "--compare",
             nargs=2,
             metavar=("A", "B"),
             help="two --log files of the same deals: A's head-to-head minus B's, paired",
         )
 
-    def handle(self, *args, deals, rules, budget_ms, seed, workers, seat, log, compare, **options):
+    def handle(
+        self, *args, deals, rules, budget_ms, seed, workers, seat, log, resume, compare, **options
+    ):
         if compare:
             self.compare(*compare)
             return
+        first = 0
+        if resume:
+            # The run's own settings, from its log: the arguments given now are not used.
+            settings, first = resume_point(resume)
+            rules, seed, deals = settings["rules"], settings["seed"], settings["deals"]
+            budget_ms, log = settings["budget_ms"], resume
         try:
             resolved = rules_named(rules)
         except ValueError as error:
             raise CommandError(f"--rules: {error}") from None
         budget = Budget(seconds=budget_ms / 1000)
-        specs = seat_specs(seat, budget)
-        settings = {"rules": rules, "play_out": resolved.play_out, "seed": seed}
+        specs = settings["specs"] if resume else seat_specs(seat, budget)
+        settings = {
+            "rules": rules,
+            "play_out": resolved.play_out,
+            "seed": seed,
+            "specs": specs,
+            "deals": deals,
+            "budget_ms": budget_ms,
+            "code": compiled.fingerprint(),
+        }
         with contextlib.ExitStack() as stack:
             record: Callable[[DealOutcome], None] | None = None
             if log:
                 # Each deal is logged as soon as it and every deal before it are played, so a
                 # run stopped early (a long one at the lobby's budget) still compares on the
-                # deals it finished (``--compare`` pairs the deals both logs hold).
-                out = stack.enter_context(open(log, "w", encoding="utf-8"))
-                out.write(json.dumps(settings | {"specs": specs}) + "\n")
-                out.flush()
+                # deals it finished (``--compare`` pairs the deals both logs hold) and can be
+                # resumed (``--resume``).
+                out = stack.enter_context(open(log, "a" if resume else "w", encoding="utf-8"))
+                if not resume:
+                    out.write(json.dumps(settings) + "\n")
+                    out.flush()
 
                 def write_outcome(outcome: DealOutcome, out: TextIO = out) -> None:
                     out.write(outcome_json(outcome) + "\n")
@@ -100,14 +130,17 @@ class Command(BaseCommand):
                 workers=workers,
                 specs=specs,
                 record=record,
+                first=first,
             )
+        outcomes = read_log(resume)[1] if resume else report.outcomes
         skills = rate_fixed(
             (outcome.levels, outcome_ranks(outcome, play_out=resolved.play_out))
-            for outcome in report.outcomes
+            for outcome in outcomes
         )
         timed = "expert" in specs.values()
         budget_note = f", expert {budget_ms:.0f} ms/move" if timed else ""
-        self.stdout.write(f"{deals} deals, {rules}{budget_note}, {report.seconds:.0f} s")
+        resumed = f" (resumed after {first})" if resume else ""
+        self.stdout.write(f"{deals} deals, {rules}{budget_note}, {report.seconds:.0f} s{resumed}")
         for level in LEVELS:
             s = skills[level]
             self.stdout.write(
@@ -118,7 +151,7 @@ class Command(BaseCommand):
         # so a pair whose ratings look close can be read here with its interval.
         for stronger, weaker in combinations(reversed(LEVELS), 2):
             above, (low, high) = head_to_head(
-                report.outcomes, stronger, weaker, play_out=resolved.play_out
+                outcomes, stronger, weaker, play_out=resolved.play_out
             )
             self.stdout.write(
                 f"  {stronger} placed above {weaker} in {above:.1%} [{low:.1%}, {high:.1%}]"
@@ -151,17 +184,46 @@ class Command(BaseCommand):
             )
 
 
-def read_log(path: str) -> tuple[dict, list[DealOutcome]]:
+def read_log(path: str, option: str = "--compare") -> tuple[dict, list[DealOutcome]]:
     """A ``--log`` file's settings and outcomes; CommandError when it is not one."""
     try:
         with open(path, encoding="utf-8") as log:
             settings = json.loads(log.readline())
             outcomes = [outcome_from_json(line) for line in log if line.strip()]
     except (OSError, ValueError, KeyError, TypeError) as error:
-        raise CommandError(f"--compare: {path} is not a ratings_calibrate log ({error})") from None
+        raise CommandError(f"{option}: {path} is not a ratings_calibrate log ({error})") from None
     if not isinstance(settings, dict) or not LOG_SETTINGS.issubset(settings):
-        raise CommandError(f"--compare: {path} is not a ratings_calibrate log (no settings line)")
+        raise CommandError(f"{option}: {path} is not a ratings_calibrate log (no settings line)")
     return settings, outcomes
+
+
+def resume_point(path: str) -> tuple[dict, int]:
+    """A log to resume: its settings and how many deals it holds (deals 0 to n - 1, as
+    ``run_arena`` records them). A last line cut short by the stop is cut off; a log of
+    another build of the engine and bots (``compiled.fingerprint``, so the two halves
+    play alike), of an older version of this command, or already complete is refused."""
+    try:
+        with open(path, encoding="utf-8") as log:
+            text = log.read()
+    except OSError as error:
+        raise CommandError(f"--resume: {path}: {error.strerror}") from None
+    whole = text[: text.rfind("\n") + 1]
+    if whole != text:
+        with open(path, "w", encoding="utf-8") as log:
+            log.write(whole)
+    settings, outcomes = read_log(path, "--resume")
+    if not RESUME_SETTINGS.issubset(settings):
+        raise CommandError(f"--resume: {path} was logged without what a resume needs")
+    if settings["code"] != compiled.fingerprint():
+        raise CommandError(
+            f"--resume: {path} was played by other engine or bot sources or another build "
+            f"of the search (log {settings['code']!r}, now {compiled.fingerprint()!r})"
+        )
+    if [o.index for o in outcomes] != list(range(len(outcomes))):
+        raise CommandError(f"--resume: {path}: its deals are not 0, 1, 2, ... in order")
+    if len(outcomes) >= settings["deals"]:
+        raise CommandError(f"--resume: {path}: all {settings['deals']} deals are in it already")
+    return settings, len(outcomes)
 
 
 def seat_specs(seats: list[str], budget: Budget) -> dict[str, str]:
