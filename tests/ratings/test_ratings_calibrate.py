@@ -209,5 +209,11 @@ def test_a_log_of_other_sources_or_without_the_settings_is_not_resumed(tmp_path)
         log.write_text("\n".join([json.dumps(changed(json.loads(settings))), deals[0]]) + "\n")
         with pytest.raises(CommandError, match=error):
             call_command("ratings_calibrate", "--resume", str(log), stdout=io.StringIO())
+    # a file that is no log is refused and left as it was, its last line too
+    other = tmp_path / "notes.txt"
+    other.write_text("a first line\nand a last one without a newline")
+    with pytest.raises(CommandError, match="is not a ratings_calibrate log"):
+        call_command("ratings_calibrate", "--resume", str(other), stdout=io.StringIO())
+    assert other.read_text() == "a first line\nand a last one without a newline"
     with pytest.raises(CommandError, match=r"--resume: .*none"):
         call_command("ratings_calibrate", "--resume", str(tmp_path / "none"), stdout=io.StringIO())

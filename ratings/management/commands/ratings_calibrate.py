@@ -184,13 +184,23 @@ class Command(BaseCommand):
             )
 
 
-def read_log(path: str, option: str = "--compare") -> tuple[dict, list[DealOutcome]]:
+def read_log(path: str) -> tuple[dict, list[DealOutcome]]:
     """A ``--log`` file's settings and outcomes; CommandError when it is not one."""
     try:
         with open(path, encoding="utf-8") as log:
-            settings = json.loads(log.readline())
-            outcomes = [outcome_from_json(line) for line in log if line.strip()]
-    except (OSError, ValueError, KeyError, TypeError) as error:
+            text = log.read()
+    except OSError as error:
+        raise CommandError(f"--compare: {path} is not a ratings_calibrate log ({error})") from None
+    return parse_log(path, text, "--compare")
+
+
+def parse_log(path: str, text: str, option: str) -> tuple[dict, list[DealOutcome]]:
+    """The settings and outcomes of a log's ``text``; CommandError when it is not one."""
+    first, _newline, rest = text.partition("\n")
+    try:
+        settings = json.loads(first)
+        outcomes = [outcome_from_json(line) for line in rest.splitlines() if line.strip()]
+    except (ValueError, KeyError, TypeError) as error:
         raise CommandError(f"{option}: {path} is not a ratings_calibrate log ({error})") from None
     if not isinstance(settings, dict) or not LOG_SETTINGS.issubset(settings):
         raise CommandError(f"{option}: {path} is not a ratings_calibrate log (no settings line)")
@@ -208,10 +218,7 @@ def resume_point(path: str) -> tuple[dict, int]:
     except OSError as error:
         raise CommandError(f"--resume: {path}: {error.strerror}") from None
     whole = text[: text.rfind("\n") + 1]
-    if whole != text:
-        with open(path, "w", encoding="utf-8") as log:
-            log.write(whole)
-    settings, outcomes = read_log(path, "--resume")
+    settings, outcomes = parse_log(path, whole, "--resume")
     if not RESUME_SETTINGS.issubset(settings):
         raise CommandError(f"--resume: {path} was logged without what a resume needs")
     if settings["code"] != compiled.fingerprint():
@@ -223,6 +230,9 @@ def resume_point(path: str) -> tuple[dict, int]:
         raise CommandError(f"--resume: {path}: its deals are not 0, 1, 2, ... in order")
     if len(outcomes) >= settings["deals"]:
         raise CommandError(f"--resume: {path}: all {settings['deals']} deals are in it already")
+    if whole != text:  # only a log found good is cut
+        with open(path, "w", encoding="utf-8") as log:
+            log.write(whole)
     return settings, len(outcomes)
 
 
