@@ -84,7 +84,7 @@ class Command(BaseCommand):
             return
         first = 0
         if resume:
-            # The run's own settings, from its log: the arguments given now are not used.
+            # The run's own settings, from its log; of the arguments given now only --workers.
             settings, first = resume_point(resume)
             rules, seed, deals = settings["rules"], settings["seed"], settings["deals"]
             budget_ms, log = settings["budget_ms"], resume
