@@ -48,7 +48,7 @@ import time
 from collections import Counter, defaultdict
 from typing import Any
 
-from pusoy import compiled
+from pusoy import compiled, resumable
 from pusoy.ai import Budget
 from pusoy.ai.arena import (
     ArenaReport,
@@ -148,30 +148,33 @@ def read_log(path: str) -> ArenaReport:
     return report
 
 
+# What ``--resume`` reads from a log's first line.
+RESUME_SETTINGS = frozenset(
+    {"matchup", "seats", "rules", "seed", "deals", "budget_seconds", "code"}
+)
+
+
+def deal_indices(text: str) -> tuple[dict[str, Any], list[int]]:
+    """A log's settings and its deals' indices; ValueError (or KeyError, TypeError) when
+    the text is no log."""
+    first, _newline, rest = text.partition("\n")
+    settings = json.loads(first)
+    if not isinstance(settings, dict):
+        raise ValueError("no settings line")
+    return settings, [json.loads(line)["index"] for line in rest.splitlines() if line.strip()]
+
+
 def resume_point(path: str) -> tuple[dict[str, Any], int, float]:
-    """A log to resume (``--resume``): its settings, how many deals it holds (deals 0 to
-    n - 1, as ``run_arena`` records them) and their seconds. A last line cut short by the
-    stop is cut off; a log of other sources, or one already complete, is refused."""
-    with open(path, encoding="utf-8") as log:
-        text = log.read()
-    whole = text[: text.rfind("\n") + 1]
-    if whole != text:
-        with open(path, "w", encoding="utf-8") as log:
-            log.write(whole)
-    if not whole:
-        raise SystemExit(f"{path}: no settings line; nothing to resume")
-    settings = json.loads(whole[: whole.index("\n")])
-    if settings.get("code") != code_fingerprint():
-        raise SystemExit(
-            f"{path}: played by other engine or bot sources or another build of the "
-            f"search (log {settings.get('code')!r}, now {code_fingerprint()!r}); not resumed"
+    """A log to resume (``--resume``): its settings, how many deals it holds and their
+    seconds (``pusoy.resumable``: a half-written last line is cut off; a log of other
+    sources, or one already complete, is refused)."""
+    try:
+        settings, done = resumable.resume_point(
+            path, "an ai_points log", deal_indices, RESUME_SETTINGS
         )
-    report = read_log(path)
-    if [o.index for o in report.outcomes] != list(range(report.games)):
-        raise SystemExit(f"{path}: its deals are not 0, 1, 2, ... in order; not resumed")
-    if report.games >= settings["deals"]:
-        raise SystemExit(f"{path}: all {settings['deals']} deals are in it already")
-    return settings, report.games, report.seconds
+    except resumable.NotResumable as error:
+        raise SystemExit(f"--resume: {error}; not resumed") from None
+    return settings, done, read_log(path).seconds
 
 
 def resume(path: str, workers: int) -> str:

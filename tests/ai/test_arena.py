@@ -303,10 +303,19 @@ def test_resume_refuses_a_complete_log_or_one_of_other_sources(tmp_path: Path) -
     # kept, only the settings line changed.
     deal_lines = path.read_text().splitlines()[1:2]
     unrecorded = {k: v for k, v in settings.items() if k != "code"}
-    for other in ({**settings, "code": "0123456789abcdef compiled"}, unrecorded):
+    for other, error in (
+        ({**settings, "code": "0123456789abcdef compiled"}, "other engine or bot sources"),
+        (unrecorded, "without what a resume needs"),
+    ):
         path.write_text("\n".join([json.dumps(other), *deal_lines]) + "\n")
-        with pytest.raises(SystemExit, match="other engine or bot sources"):
+        with pytest.raises(SystemExit, match=error):
             resume_point(str(path))
+    # A file that is no log is refused and left as it was, its unfinished last line too.
+    notes = tmp_path / "notes.txt"
+    notes.write_text("a first line\nand a last one without a newline")
+    with pytest.raises(SystemExit, match="is not an ai_points log"):
+        resume_point(str(notes))
+    assert notes.read_text() == "a first line\nand a last one without a newline"
 
 
 def test_paired_differences_compare_runs_deal_by_deal() -> None:

@@ -29,7 +29,7 @@ from typing import TextIO
 
 from django.core.management.base import BaseCommand, CommandError
 
-from pusoy import compiled
+from pusoy import compiled, resumable
 from pusoy.ai import LEVELS, Budget
 from pusoy.ai.arena import DealOutcome, outcome_from_json, outcome_json, run_arena, seat_bot
 from pusoy.ai.league import rules_named
@@ -188,52 +188,36 @@ def read_log(path: str) -> tuple[dict, list[DealOutcome]]:
     """A ``--log`` file's settings and outcomes; CommandError when it is not one."""
     try:
         with open(path, encoding="utf-8") as log:
-            text = log.read()
-    except OSError as error:
+            return parse_log(log.read())
+    except (OSError, ValueError, KeyError, TypeError) as error:
         raise CommandError(f"--compare: {path} is not a ratings_calibrate log ({error})") from None
-    return parse_log(path, text, "--compare")
 
 
-def parse_log(path: str, text: str, option: str) -> tuple[dict, list[DealOutcome]]:
-    """The settings and outcomes of a log's ``text``; CommandError when it is not one."""
+def parse_log(text: str) -> tuple[dict, list[DealOutcome]]:
+    """The settings and outcomes of a log's ``text``; ValueError (or KeyError, TypeError
+    from a deal's line) when it is not one."""
     first, _newline, rest = text.partition("\n")
-    try:
-        settings = json.loads(first)
-        outcomes = [outcome_from_json(line) for line in rest.splitlines() if line.strip()]
-    except (ValueError, KeyError, TypeError) as error:
-        raise CommandError(f"{option}: {path} is not a ratings_calibrate log ({error})") from None
+    settings = json.loads(first)
     if not isinstance(settings, dict) or not LOG_SETTINGS.issubset(settings):
-        raise CommandError(f"{option}: {path} is not a ratings_calibrate log (no settings line)")
-    return settings, outcomes
+        raise ValueError("no settings line")
+    return settings, [outcome_from_json(line) for line in rest.splitlines() if line.strip()]
 
 
 def resume_point(path: str) -> tuple[dict, int]:
-    """A log to resume: its settings and how many deals it holds (deals 0 to n - 1, as
-    ``run_arena`` records them). A last line cut short by the stop is cut off; a log of
-    another build of the engine and bots (``compiled.fingerprint``, so the two halves
-    play alike), of an older version of this command, or already complete is refused."""
+    """A log to resume: its settings and how many deals it holds (``pusoy.resumable``:
+    a half-written last line is cut off; a log of other engine or bot sources, of an
+    older version of this command, or already complete is refused)."""
+
+    def deal_indices(text: str) -> tuple[dict, list[int]]:
+        settings, outcomes = parse_log(text)
+        return settings, [outcome.index for outcome in outcomes]
+
     try:
-        with open(path, encoding="utf-8") as log:
-            text = log.read()
-    except OSError as error:
-        raise CommandError(f"--resume: {path}: {error.strerror}") from None
-    whole = text[: text.rfind("\n") + 1]
-    settings, outcomes = parse_log(path, whole, "--resume")
-    if not RESUME_SETTINGS.issubset(settings):
-        raise CommandError(f"--resume: {path} was logged without what a resume needs")
-    if settings["code"] != compiled.fingerprint():
-        raise CommandError(
-            f"--resume: {path} was played by other engine or bot sources or another build "
-            f"of the search (log {settings['code']!r}, now {compiled.fingerprint()!r})"
+        return resumable.resume_point(
+            path, "a ratings_calibrate log", deal_indices, RESUME_SETTINGS
         )
-    if [o.index for o in outcomes] != list(range(len(outcomes))):
-        raise CommandError(f"--resume: {path}: its deals are not 0, 1, 2, ... in order")
-    if len(outcomes) >= settings["deals"]:
-        raise CommandError(f"--resume: {path}: all {settings['deals']} deals are in it already")
-    if whole != text:  # only a log found good is cut
-        with open(path, "w", encoding="utf-8") as log:
-            log.write(whole)
-    return settings, len(outcomes)
+    except resumable.NotResumable as error:
+        raise CommandError(f"--resume: {error}") from None
 
 
 def seat_specs(seats: list[str], budget: Budget) -> dict[str, str]:
