@@ -26,7 +26,16 @@ FUZZ_USER = {"username": "fuzzer", "password": "correct-horse-battery-staple"}
 MAX_EXAMPLES = int(os.environ.get("PUSOY_FUZZ_EXAMPLES", "10"))
 SEED = os.environ.get("PUSOY_FUZZ_SEED", "20261129")
 
-pytestmark = [pytest.mark.postgres, pytest.mark.slow]
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.slow,
+    # The live server is WSGI, so Django collects the event stream's async iterator before
+    # sending it, and says so; the service itself is ASGI (uvicorn) and streams it, which
+    # tests/notifications/test_stream.py checks against the real server.
+    pytest.mark.filterwarnings(
+        "ignore:StreamingHttpResponse must consume asynchronous iterators:Warning"
+    ),
+]
 
 
 # AI seats the fuzzer creates move in-process: keep the expert's thinking short.
