@@ -1,6 +1,7 @@
 """Speed of the AI players: ``python -m benchmarks.speed.ai``.
 
-Prints, on positions taken from real deals (4 players, every preset):
+Prints, on positions taken from real deals (4 players unless ``--players``, every
+preset):
 
 1. time per move per level (p50, p95, max), the expert at a given budget, the
    ``instant`` bot (``pusoy.ai.instant``: the planner's move checked by a small search)
@@ -8,7 +9,9 @@ Prints, on positions taken from real deals (4 players, every preset):
 2. the expert's raw speed: heuristic rollouts per second (a rollout finishes the deal
    from a sampled world), and hand plans per second for fresh 13-card hands.
 
-Numbers only: nothing here asserts a time. Strength is measured by
+Times are wall-clock unless ``--cpu`` asks for this process's CPU time
+(``time.process_time``), which a busy machine changes less. Numbers only: nothing here
+asserts a time. Strength is measured by
 ``manage.py ai_arena`` (docs/ai.md has the tables).
 """
 
@@ -33,13 +36,13 @@ from pusoy.engine.fast import FastState
 from pusoy.engine.tables import tables_for
 
 
-def positions(count: int, rng: random.Random) -> list[PlayerView]:
+def positions(count: int, rng: random.Random, players: int = 4) -> list[PlayerView]:
     """Views of the seat to move at every point of deals played by the planner."""
     views: list[PlayerView] = []
     presets = list(PRESETS)
     while len(views) < count:
         rules = PRESETS[presets[len(views) % len(presets)]]
-        state = DealState.from_seed(rules, rng.randbytes(32), 4)
+        state = DealState.from_seed(rules, rng.randbytes(32), players)
         while not state.is_over and len(views) < count:
             assert state.turn is not None  # a deal not over always has a seat to move
             view = state.view(state.turn)
@@ -59,10 +62,16 @@ def main() -> None:
     parser.add_argument("--expert-positions", type=int, default=40)
     parser.add_argument("--budget-ms", type=float, default=1000.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
+    parser.add_argument("--cpu", action="store_true", help="time moves by CPU, not wall")
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    views = positions(args.positions, rng)
-    print(f"python {platform.python_version()} on {platform.machine()}, one process")
+    views = positions(args.positions, rng, args.players)
+    clock = time.process_time if args.cpu else time.perf_counter
+    print(
+        f"python {platform.python_version()} on {platform.machine()}, one process, "
+        f"{args.players} players, {'CPU' if args.cpu else 'wall'} time"
+    )
     print(f"search modules: {compiled.STATUS}")
     print(f"{'level':<10} {'moves':>6} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}")
     budget = Budget(seconds=args.budget_ms / 1000)
@@ -74,14 +83,14 @@ def main() -> None:
         times = []
         clear_plan_cache()  # the positions were played by the heuristic: start cold
         for view in sample:
-            start = time.perf_counter()
+            start = clock()
             if level == "learned":  # (not one of LEVELS: pusoy.ai.learned)
                 learned_move(view, rng)
             elif level == "instant":
                 instant_move(view, rng)
             else:
                 choose_move(level, view, rng, budget=budget)
-            times.append((time.perf_counter() - start) * 1000)
+            times.append((clock() - start) * 1000)
         print(
             f"{level:<10} {len(times):>6} {percentile(times, 0.5):8.2f}"
             f" {percentile(times, 0.95):8.2f} {max(times):8.2f}"
