@@ -40,10 +40,12 @@ class Runner:
     """Task threads fed by a queue, and a thread that queues the beat schedule's tasks."""
 
     def __init__(self, *, workers: int, schedule: dict[str, dict[str, Any]]) -> None:
-        self.tasks: queue.SimpleQueue[tuple[Task, tuple[Any, ...], str | None]] = (
+        # None: a task thread's signal to stop (``stop``).
+        self.tasks: queue.SimpleQueue[tuple[Task, tuple[Any, ...], str | None] | None] = (
             queue.SimpleQueue()
         )
         self.schedule = schedule
+        self.stopping = threading.Event()
         # Daemon threads: a process that exits does not wait for a queue to drain; what
         # it drops is found again by the sweep.
         self.threads = [
@@ -63,9 +65,20 @@ class Runner:
         # The queuing request's id goes along: the task's log lines carry it.
         self.tasks.put((task, args, request_id.current()))
 
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop the threads, each after the task it is running (a web process's runner
+        lives as long as the process; a test's must not outlive the test, or its beat
+        goes on running sweeps in later tests and after their database is gone)."""
+        self.stopping.set()
+        for _ in range(len(self.threads) - 1):
+            self.tasks.put(None)
+        for thread in self.threads:
+            if thread.is_alive():
+                thread.join(timeout)
+
     def _work(self) -> None:
-        while True:
-            task, args, rid = self.tasks.get()
+        while (item := self.tasks.get()) is not None:
+            task, args, rid = item
             close_old_connections()
             try:
                 with request_id.bound(rid):
@@ -79,7 +92,7 @@ class Runner:
 
     def _beat(self) -> None:
         next_run = {name: time.monotonic() for name in self.schedule}
-        while True:
+        while not self.stopping.is_set():
             now = time.monotonic()
             for name, entry in self.schedule.items():
                 if now >= next_run[name]:
@@ -90,7 +103,7 @@ class Runner:
                         logger.error("embedded schedule: no task %r (%s)", entry["task"], name)
                         continue
                     self.submit(task, tuple(entry.get("args", ())))
-            time.sleep(max(0.05, min(next_run.values()) - time.monotonic()))
+            self.stopping.wait(max(0.05, min(next_run.values(), default=60.0) - time.monotonic()))
 
 
 def runner() -> Runner | None:

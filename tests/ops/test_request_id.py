@@ -109,6 +109,8 @@ def test_the_embedded_runner_runs_a_task_under_the_id_that_queued_it():
         runner.submit(FakeTask(), ())  # type: ignore[arg-type]
     assert done.wait(10)
     assert seen == ["queued-by-me"]
+    runner.stop()
+    assert not runner.threads[0].is_alive()
 
 
 def test_the_task_signal_handlers_carry_the_id_to_the_worker_and_forget_it_after():

@@ -257,4 +257,5 @@ def test_without_a_broker_the_web_process_sends_and_retries_in_the_background(
             time.sleep(0.05)
         assert Outbox.objects.get().state == OutboxState.SENT
     finally:
+        runner.stop()
         receiver.close()

@@ -43,4 +43,5 @@ def test_the_embedded_runner_delivers_and_retries_in_the_background(monkeypatch)
             (1, 500),
         ]
     finally:
+        runner.stop()
         receiver.close()
