@@ -90,11 +90,6 @@ def matchups() -> dict[str, tuple[list[str], Rules]]:
     return out
 
 
-def code_fingerprint() -> str:
-    """What a resumed run must share with the run it continues (``compiled.fingerprint``)."""
-    return compiled.fingerprint()
-
-
 class DealLog:
     """``--log``: a line of the run's settings, then a line per deal as it is played
     (``outcome_json`` and the seconds since the start), flushed at once. Without
@@ -389,7 +384,7 @@ def main() -> None:
                 "deals": deals,
                 "budget_seconds": budget.seconds,
                 "workers": args.workers,
-                "code": code_fingerprint(),
+                "code": compiled.fingerprint(),
             }
             log = DealLog(os.path.join(args.log, f"{name}.jsonl"), settings)
         try:

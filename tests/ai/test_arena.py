@@ -13,7 +13,6 @@ import pytest
 from benchmarks.strength.ai_points import (
     PLANNER,
     DealLog,
-    code_fingerprint,
     format_comparison,
     format_seat_check,
     format_summaries,
@@ -22,6 +21,7 @@ from benchmarks.strength.ai_points import (
     resume_point,
     seat_check,
 )
+from pusoy import compiled
 from pusoy.ai import Budget
 from pusoy.ai.arena import (
     DealOutcome,
@@ -288,7 +288,7 @@ def test_resume_refuses_a_complete_log_or_one_of_other_sources(tmp_path: Path) -
     seats = ["heuristic"] * 4
     settings: dict[str, object] = {
         "matchup": "m", "seats": seats, "rules": rules.to_spec(), "seed": "r",
-        "deals": 3, "budget_seconds": 0.1, "workers": 1, "code": code_fingerprint(),
+        "deals": 3, "budget_seconds": 0.1, "workers": 1, "code": compiled.fingerprint(),
     }  # fmt: skip
     log = DealLog(str(path), settings)
     run_arena(seats, 2, rules, seed="r", workers=1, record=log)
