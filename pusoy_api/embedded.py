@@ -29,6 +29,7 @@ from django.conf import settings
 from django.db import close_old_connections, connections
 
 from pusoy_api import request_id
+from pusoy_api.task_modules import import_task_modules
 
 logger = logging.getLogger(__name__)
 
@@ -57,7 +58,7 @@ class Runner:
     def start(self) -> None:
         # What a worker does when it starts: import every app's tasks module, so the
         # schedule's task names resolve (nothing else in a web process imports them).
-        current_app.loader.import_default_modules()
+        import_task_modules()
         for thread in self.threads:
             thread.start()
 

@@ -30,6 +30,7 @@ from kombu.exceptions import ConnectionError as BrokerConnectionError
 from kombu.exceptions import OperationalError as BrokerOperationalError
 
 from pusoy_api import embedded
+from pusoy_api.task_modules import import_task_modules
 
 logger = logging.getLogger(__name__)
 
@@ -59,11 +60,11 @@ def task_named(name: str) -> Task:
     imports a task module (tasks import services; the name breaks the circle)."""
     tasks = current_app.tasks
     if name not in tasks:
-        # A web process imports the apps' task modules only when asked: this is the
+        # A web process imports the apps' task modules only when asked: the
         # autodiscovery a worker does at start (pusoy_api/celery.py), done once.
         with _import_lock:
             if name not in tasks:
-                current_app.loader.import_default_modules()
+                import_task_modules()
     return tasks[name]
 
 

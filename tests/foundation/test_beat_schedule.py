@@ -6,9 +6,11 @@ from __future__ import annotations
 from celery import current_app
 from django.conf import settings
 
+from pusoy_api.task_modules import import_task_modules
+
 
 def test_every_scheduled_task_is_registered():
-    current_app.loader.import_default_modules()
+    import_task_modules()
     scheduled = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
     assert scheduled, "the schedule is empty"
     assert scheduled <= set(current_app.tasks), scheduled - set(current_app.tasks)

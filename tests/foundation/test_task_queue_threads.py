@@ -2,7 +2,10 @@
 (pusoy_api.task_queue.task_named). Two requests that queue at once, on two of the web
 process's threads, must both find the task: the second used to find Celery's import
 already under way, return at once and miss it (`NotRegistered: 'games.ai_move'`, a 500 on
-`POST games/{id}/join` under load)."""
+`POST games/{id}/join` under load). And that import is only an import: it used to send
+the worker's start-up signal, whose Django fixup ran `django.setup()` again (logging
+configured anew in the middle of a request, every handler added since dropped) and all
+of Django's system checks, in the request that queued first."""
 
 from __future__ import annotations
 
@@ -57,3 +60,44 @@ def test_two_threads_queueing_at_once_both_find_the_task():
         timeout=120, check=True,
     )  # fmt: skip
     assert done.stdout.strip().splitlines()[-1] == "['games.ai_move', 'games.ai_move']"
+
+
+# A fresh process with a handler of its own on the root logger (as pytest's log capture
+# or a log shipper adds one) and a spy on Django's system checks: the first queueing
+# must leave both alone, and still find every task the schedule names.
+FIRST_QUEUEING = """
+import logging
+import django
+django.setup()
+import django.core.checks
+from celery import current_app
+from django.conf import settings
+
+ran_checks = []
+real_run_checks = django.core.checks.run_checks
+django.core.checks.run_checks = lambda *a, **k: ran_checks.append(1) or real_run_checks(*a, **k)
+mine = logging.Handler()
+logging.getLogger().addHandler(mine)
+
+from pusoy_api.task_queue import task_named
+task_named("games.ai_move")
+scheduled = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+print(
+    mine in logging.getLogger().handlers,
+    len(ran_checks),
+    sorted(scheduled - set(current_app.tasks)),
+)
+"""
+
+
+def test_the_first_queueing_imports_the_tasks_and_nothing_more():
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "pusoy_api.settings.test",
+        "DATABASE_URL": "sqlite://:memory:",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", FIRST_QUEUEING], cwd=ROOT, env=env, capture_output=True,
+        text=True, timeout=120, check=True,
+    )  # fmt: skip
+    assert done.stdout.strip().splitlines()[-1] == "True 0 []"
