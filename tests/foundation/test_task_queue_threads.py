@@ -49,17 +49,22 @@ print(found)
 """
 
 
-def test_two_threads_queueing_at_once_both_find_the_task():
+def last_line_of_a_fresh_process(script: str) -> str:
+    """What ``script`` prints last, run in a new process of the project's test settings."""
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "pusoy_api.settings.test",
         "DATABASE_URL": "sqlite://:memory:",
     }
     done = subprocess.run(
-        [sys.executable, "-c", RACE], cwd=ROOT, env=env, capture_output=True, text=True,
+        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True,
         timeout=120, check=True,
     )  # fmt: skip
-    assert done.stdout.strip().splitlines()[-1] == "['games.ai_move', 'games.ai_move']"
+    return done.stdout.strip().splitlines()[-1]
+
+
+def test_two_threads_queueing_at_once_both_find_the_task():
+    assert last_line_of_a_fresh_process(RACE) == "['games.ai_move', 'games.ai_move']"
 
 
 # A fresh process with a handler of its own on the root logger (as pytest's log capture
@@ -91,13 +96,4 @@ print(
 
 
 def test_the_first_queueing_imports_the_tasks_and_nothing_more():
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "pusoy_api.settings.test",
-        "DATABASE_URL": "sqlite://:memory:",
-    }
-    done = subprocess.run(
-        [sys.executable, "-c", FIRST_QUEUEING], cwd=ROOT, env=env, capture_output=True,
-        text=True, timeout=120, check=True,
-    )  # fmt: skip
-    assert done.stdout.strip().splitlines()[-1] == "True 0 []"
+    assert last_line_of_a_fresh_process(FIRST_QUEUEING) == "True 0 []"
