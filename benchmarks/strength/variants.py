@@ -75,6 +75,8 @@ EXPERT_TUNINGS = {
     "learned_1": Tuning(own_policy=learned_play, own_moves=1),
     "learned_13": Tuning(own_policy=learned_play, own_moves=13),
     "instant_default": Tuning(default_policy=instant_play),
+    "margin_05": Tuning(keep_margin=0.5),
+    "margin_1": Tuning(keep_margin=1.0),
 }
 expert_before_styles = _expert_tuned(EXPERT_TUNINGS["before_styles"])
 expert_keep_z0 = _expert_tuned(EXPERT_TUNINGS["keep_z0"])
@@ -96,3 +98,5 @@ expert_noise_25 = _expert_tuned(EXPERT_TUNINGS["noise_25"])
 expert_learned_1 = _expert_tuned(EXPERT_TUNINGS["learned_1"])
 expert_learned_13 = _expert_tuned(EXPERT_TUNINGS["learned_13"])
 expert_instant_default = _expert_tuned(EXPERT_TUNINGS["instant_default"])
+expert_margin_05 = _expert_tuned(EXPERT_TUNINGS["margin_05"])
+expert_margin_1 = _expert_tuned(EXPERT_TUNINGS["margin_1"])

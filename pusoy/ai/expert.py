@@ -121,6 +121,12 @@ class Tuning(NamedTuple):
     # A variant only, played with the instant level's move (docs/ai.md, "The instant
     # level's move as the expert's default").
     default_policy: Callable[[PlayerView, random.Random], FastPlay] | None = None
+    # A lead in the search's reward (payment) that another move must have over the kept
+    # one on top of ``keep_default_z`` standard errors: more worlds shrink the standard
+    # error but not the bias of rollouts that model the other seats, so at a big budget
+    # the search would leave the planner's move on leads the model invents. A variant
+    # only (docs/ai.md, "A margin for leaving the planner's move").
+    keep_margin: float = 0.0
 
 
 def current_tuning() -> Tuning:
@@ -476,7 +482,7 @@ def _search(
     }
     if worlds == 0:
         return default, stats
-    return cands[_choose(alive, results, tuning.keep_default_z)], stats
+    return cands[_choose(alive, results, tuning.keep_default_z, tuning.keep_margin)], stats
 
 
 def with_rollout_noise(read: list[Style | None], me: int, tuning: Tuning) -> list[Style | None]:
@@ -511,14 +517,19 @@ def _paired(a: list[float], b: list[float]) -> tuple[float, float]:
     return mean, math.sqrt(var / k)
 
 
-def _choose(alive: list[int], results: list[list[float]], keep_z: float = KEEP_DEFAULT_Z) -> int:
+def _choose(
+    alive: list[int],
+    results: list[list[float]],
+    keep_z: float = KEEP_DEFAULT_Z,
+    margin: float = 0.0,
+) -> int:
     """The best mean; but the heuristic's choice (index 0) unless the best is ahead of
-    it by more than ``keep_z`` standard errors: noise should not overrule it."""
+    it by more than ``keep_z`` standard errors and ``margin``: noise should not overrule it."""
     best = max(alive, key=lambda i: sum(results[i]) / len(results[i]))
     if best == 0 or 0 not in alive:
         return best
     mean, se = _paired(results[best], results[0])
-    return best if mean > keep_z * se else 0
+    return best if mean > keep_z * se + margin else 0
 
 
 def _better_half(alive: list[int], results: list[list[float]]) -> list[int]:
