@@ -242,7 +242,10 @@ async def event_stream(
             remaining = deadline - loop.time()
             if remaining <= 0:
                 return
-            if not await waiter.wait(min(keepalive, remaining)) and loop.time() < deadline:
+            woken = await waiter.wait(min(keepalive, remaining))
+            if waiter.ended:
+                return  # the server is stopping: the client reconnects to another
+            if not woken and loop.time() < deadline:
                 yield ": keep-alive\n\n"
     finally:
         hub.unsubscribe(key, waiter)

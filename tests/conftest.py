@@ -96,3 +96,14 @@ def celery_worker(celery_worker_process):
         yield celery_worker_process
     finally:
         celery_worker_process.route_tasks_in_process()
+
+
+@pytest.fixture(scope="session")
+def live_server(live_server):
+    """pytest-django's live server, whose last requests (a long-poll a page left waiting)
+    are finished before it stops: else they hold their connections while the test
+    database is dropped, and PostgreSQL refuses to drop it."""
+    from tests.live_requests import finish_live_requests
+
+    yield live_server
+    finish_live_requests()

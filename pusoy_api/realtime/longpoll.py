@@ -134,12 +134,18 @@ class _Waiter:
     """One waiting request: woken by a NOTIFY for its key, a changed last seq seen by
     the re-check, or the listener's reconnection (notifications may have been lost)."""
 
-    __slots__ = ("event",)
+    __slots__ = ("ended", "event")
 
     def __init__(self) -> None:
         self.event = asyncio.Event()
+        # Set by `end_waits`: answer now, as at the deadline; a stream ends.
+        self.ended = False
 
     def wake(self) -> None:
+        self.event.set()
+
+    def end(self) -> None:
+        self.ended = True
         self.event.set()
 
     async def wait(self, timeout: float) -> bool:
@@ -233,6 +239,12 @@ class Hub:
         for waiters in self.waiters.values():
             for waiter in waiters:
                 waiter.wake()
+
+    def end_all(self) -> None:
+        self.bodies.clear()
+        for waiters in self.waiters.values():
+            for waiter in waiters:
+                waiter.end()
 
     def recheck_after(self) -> float:
         if not self.postgres:
@@ -354,6 +366,16 @@ def waiting_count() -> int:
     return sum(len(waiters) for h in list(_hubs.values()) for waiters in list(h.waiters.values()))
 
 
+def end_waits() -> None:
+    """Answer every wait of this process now, with what its deadline would have given it,
+    and end every event stream: for a server that is stopping, whose waits would
+    otherwise hold it (their threads, and the connections those hold) for up to
+    MAX_WAIT_SECONDS. Safe from any thread; waits that begin after it are not ended."""
+    for loop, hub_ in list(_hubs.items()):
+        with contextlib.suppress(RuntimeError):  # that loop has closed since
+            loop.call_soon_threadsafe(hub_.end_all)
+
+
 def hub() -> Hub:
     """The hub of the running event loop, created (and its LISTEN started) on first use."""
     loop = asyncio.get_running_loop()
@@ -390,7 +412,7 @@ async def wait_for_news(
         loop = asyncio.get_running_loop()
         deadline = loop.time() + seconds
         while (remaining := deadline - loop.time()) > 0:
-            if not await waiter.wait(remaining):
+            if not await waiter.wait(remaining) or waiter.ended:
                 break
             answer = await hub_.read_shared(key, ask, read)
             # A game can end without a move (its last human resigns): nothing more will

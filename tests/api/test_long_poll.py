@@ -471,3 +471,53 @@ def test_a_wait_without_a_deal_answers_at_once_once_the_next_deal_has_begun(spy)
     named = clients[1].get(f"/api/v1/games/{game_id}/moves?deal=2&since=0&wait=0.2")
     assert named.json()["moves"] == []
     assert spy.timeouts  # it waited
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_ending_the_waits_answers_them_now_and_not_the_waits_after(game, spy, no_recheck):
+    """What a stopping server does (`end_waits`, from another thread): its waits answer at
+    once with what their deadline would have given them; a wait that begins after waits
+    its time."""
+    game_id, _, _, other_player, outsider = game
+    url = f"/api/v1/games/{game_id}/moves?since=0&wait=30"
+
+    async def scenario():
+        await longpoll.hub().wait_ready()
+        waiting = [asyncio.create_task(_get(_auth(c), url)) for c in (other_player, outsider)]
+        await until(lambda: spy.waiting == 2, "both requests read once and wait")
+        await sync_to_async(longpoll.end_waits, thread_sensitive=False)()
+        ended = await asyncio.wait_for(asyncio.gather(*waiting), NO_HANG)
+        later = await _get(_auth(outsider), url.replace("wait=30", "wait=0.6"))
+        return ended, later
+
+    ended, later = asyncio.run(scenario())
+    assert spy.ends[:2] == [True, True]  # woken by the end, not by their 30 s running out
+    plain = outsider.get(f"/api/v1/games/{game_id}/moves?since=0").json()
+    assert plain == {"deal": 1, "last_seq": 0, "finished": False, "moves": []}
+    for response in [*ended, later]:
+        assert response.status_code == 200
+        assert response.json() == plain
+    assert spy.ends[-1] is False  # the later wait ran its time out
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_ending_the_waits_ends_an_event_stream(game, spy, no_recheck):
+    from notifications.apis import event_stream
+
+    *_, outsider = game
+    player_id = outsider.player.pk
+
+    async def scenario():
+        await longpoll.hub().wait_ready()
+        stream = event_stream(player_id=player_id, since=0, lifetime=30, keepalive=30)
+        assert (await anext(stream)).startswith("retry:")
+        rest = asyncio.ensure_future(anext(stream))
+        await until(lambda: spy.waiting == 1, "the stream has read the feed and waits")
+        await sync_to_async(longpoll.end_waits, thread_sensitive=False)()
+        with pytest.raises(StopAsyncIteration):
+            await asyncio.wait_for(rest, NO_HANG)
+
+    asyncio.run(scenario())
+    assert spy.ends == [True]

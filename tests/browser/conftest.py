@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import time
 
 import pytest
 
 from tests.browser.look import watch
 from tests.conftest import REQUIRE_SERVICES
+from tests.live_requests import finish_live_requests
 
 # Chromium, run as root in a container with a closed network: no sandbox, and none of
 # its own background traffic (which the closed network would refuse, noisily).
@@ -65,6 +65,7 @@ def page(browser):
         yield page
     finally:
         context.close()
+        finish_live_requests()
 
 
 @pytest.fixture
@@ -98,9 +99,8 @@ def new_context(browser):
     yield make
     for context in contexts:
         context.close()
-    if contexts:
-        # A request a polling page sent just before it closed may still be served by the
-        # live server; the database flush after the test must not race it (it deadlocked
-        # once: TRUNCATE against the lobby's read).
-        time.sleep(0.5)
+    # A request a polling page sent before it closed may still be served (or waiting) in
+    # the live server; the database flush after the test must not race it (it deadlocked
+    # once: TRUNCATE against the lobby's read).
+    finish_live_requests()
     assert errors == []
