@@ -51,7 +51,9 @@ def _expert_tuned(tuning: Tuning) -> Callable[[PlayerView, random.Random, Budget
 # seat's own first moves of each rollout by the learned network (docs/ai.md, "The learned
 # policy in the rollouts"); ``instant_default`` keeps the instant level's move, not the
 # planner's, unless another is 2 standard errors better (docs/ai.md, "The instant level's
-# move as the expert's default").
+# move as the expert's default"); the ``margin`` ones ask another move for a lead of 0.5 or
+# 1 in payment on top of the 2 standard errors (docs/ai.md, "A margin for leaving the
+# planner's move").
 BEFORE_STYLES = Tuning(keep_default_z=1.0, model_opponents=False)
 EXPERT_TUNINGS = {
     "expert": Tuning(),
