@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import contextvars
 import logging
+import threading
 import weakref
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Hashable
@@ -354,6 +355,15 @@ class Hub:
 
 
 _hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()
+# Loops in several threads add hubs (under WSGI, one loop per waiting request) while the
+# metrics and `end_waits` read them from others: a WeakKeyDictionary is iterated by a
+# Python generator, which an insert from another thread would break mid-way.
+_hubs_lock = threading.Lock()
+
+
+def _all_hubs() -> list[tuple[asyncio.AbstractEventLoop, Hub]]:
+    with _hubs_lock:
+        return list(_hubs.items())
 
 
 # The longest any request may be held waiting (moves and the event feed alike): short
@@ -363,7 +373,7 @@ MAX_WAIT_SECONDS = 30
 
 def waiting_count() -> int:
     """Requests waiting in this process (long-polls and event streams), for the metrics."""
-    return sum(len(waiters) for h in list(_hubs.values()) for waiters in list(h.waiters.values()))
+    return sum(len(waiters) for _, h in _all_hubs() for waiters in list(h.waiters.values()))
 
 
 def end_waits() -> None:
@@ -371,7 +381,7 @@ def end_waits() -> None:
     and end every event stream: for a server that is stopping, whose waits would
     otherwise hold it (their threads, and the connections those hold) for up to
     MAX_WAIT_SECONDS. Safe from any thread; waits that begin after it are not ended."""
-    for loop, hub_ in list(_hubs.items()):
+    for loop, hub_ in _all_hubs():
         with contextlib.suppress(RuntimeError):  # that loop has closed since
             loop.call_soon_threadsafe(hub_.end_all)
 
@@ -381,7 +391,9 @@ def hub() -> Hub:
     loop = asyncio.get_running_loop()
     found = _hubs.get(loop)
     if found is None:
-        found = _hubs[loop] = Hub()
+        found = Hub()
+        with _hubs_lock:
+            _hubs[loop] = found
     return found
 
 
