@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import sys
+import threading
 from collections.abc import Callable
 
 import psycopg
@@ -521,3 +523,50 @@ def test_ending_the_waits_ends_an_event_stream(game, spy, no_recheck):
 
     asyncio.run(scenario())
     assert spy.ends == [True]
+
+
+def test_the_hubs_are_counted_while_other_threads_add_theirs(monkeypatch):
+    """Under WSGI every waiting request runs its own loop, so threads add hubs while the
+    metrics count the waiters (and `end_waits` walks the hubs) from another. The threads
+    are switched every microsecond so that an insert lands mid-count when it can."""
+
+    class LightHub:  # the registry is under test, not the LISTEN a real hub starts
+        def __init__(self) -> None:
+            self.waiters: dict[str, set] = {}
+
+        def end_all(self) -> None:
+            pass
+
+    monkeypatch.setattr(longpoll, "Hub", LightHub)
+    loops: list[asyncio.AbstractEventLoop] = []  # kept alive, so the registry grows
+
+    def add_hubs() -> None:
+        for _ in range(500):
+            loop = asyncio.new_event_loop()
+
+            async def make_hub() -> None:
+                longpoll.hub()
+
+            loop.run_until_complete(make_hub())
+            loop.close()
+            loops.append(loop)
+
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    threads = [threading.Thread(target=add_hubs) for _ in range(3)]
+    failures = []
+    try:
+        for thread in threads:
+            thread.start()
+        while any(thread.is_alive() for thread in threads):
+            try:
+                assert longpoll.waiting_count() == 0
+                longpoll.end_waits()
+            except RuntimeError as exc:  # "dictionary changed size during iteration"
+                failures.append(exc)
+    finally:
+        sys.setswitchinterval(switch)
+        for thread in threads:
+            thread.join()
+    assert failures == []
+    assert len(loops) == 1500
