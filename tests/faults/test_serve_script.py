@@ -152,6 +152,12 @@ def test_every_page_is_served_however_serve_sh_starts(env, logs):
     try:
         serve.start()
         assert_pages_served(serve)
+        # SIGTERM to the script (a process manager's stop) stops everything it started.
+        assert serve.process is not None
+        serve.process.send_signal(signal.SIGTERM)
+        serve.process.wait(60)
+        wait_for(lambda: not serve.processes(), timeout=30, what="every process gone")
+        assert "Traceback" not in serve.log()
     finally:
         serve.close()
 
@@ -225,11 +231,13 @@ def test_with_a_broker_a_dead_process_is_started_again_and_the_rest_keeps_servin
         )
         assert_pages_served(serve)
 
-        # SIGTERM stops everything it started.
+        # Ctrl-C (SIGINT to the terminal's process group: the script and its supervisors)
+        # stops everything it started, and nothing prints a traceback on the way out.
         assert serve.process is not None
-        serve.process.send_signal(signal.SIGTERM)
+        os.killpg(serve.process.pid, signal.SIGINT)
         serve.process.wait(60)
         wait_for(lambda: not serve.processes(), timeout=30, what="every process gone")
+        assert "Traceback" not in serve.log()
     finally:
         serve.close()
         broker.close()
