@@ -67,7 +67,7 @@ class ServeScript:
             self.process = subprocess.Popen(
                 ["bash", str(ROOT / "scripts" / "serve.sh")],
                 cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
-                start_new_session=True,
+                start_new_session=True, preexec_fn=_interruptible,
             )  # fmt: skip
         wait_for(self._answers, timeout=180, interval=0.5, what="serve.sh serving")
 
@@ -125,6 +125,13 @@ class ServeScript:
             wait_for(lambda: not self.processes(), timeout=30, what="every process gone")
         self.closed_log = self.log()
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def _interruptible() -> None:
+    """SIGINT as a terminal's shell leaves it: a run started in the background (CI's, with
+    `&` or nohup) ignores it, a shell started so cannot trap it, and Ctrl-C would not
+    reach serve.sh as it does for a person."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def assert_pages_served(serve: ServeScript) -> None:
