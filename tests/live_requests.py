@@ -3,8 +3,9 @@
 A page that long-polls (`?wait=`) leaves its last request waiting in the live server
 after the browser has closed it, for up to `longpoll.MAX_WAIT_SECONDS`: a daemon thread
 of the server running, per request, an event loop with its own LISTEN connection (and a
-pooled connection whenever it reads). The database flush after a test then races it, and at the
-end of a run PostgreSQL refuses to drop a test database that sessions still use."""
+pooled connection whenever it reads). The database flush after a test then races it,
+and at the end of a run PostgreSQL refuses to drop a test database that sessions still
+use."""
 
 from __future__ import annotations
 

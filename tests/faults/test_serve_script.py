@@ -17,6 +17,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -110,6 +111,15 @@ class ServeScript:
         assert len(found) == 1, (marker, processes)
         return found[0]
 
+    def stop(self, send: Callable[[int], None]) -> None:
+        """`send` a signal to the script (given its pid); every process it started must be
+        gone soon after, none printing a traceback on the way out."""
+        assert self.process is not None
+        send(self.process.pid)
+        self.process.wait(60)
+        wait_for(lambda: not self.processes(), timeout=30, what="every process gone")
+        assert "Traceback" not in self.log()
+
     def close(self) -> None:
         if self.process is not None and self.process.poll() is None:
             # Every process of the script's session: each supervised one runs in a
@@ -160,11 +170,7 @@ def test_every_page_is_served_however_serve_sh_starts(env, logs):
         serve.start()
         assert_pages_served(serve)
         # SIGTERM to the script (a process manager's stop) stops everything it started.
-        assert serve.process is not None
-        serve.process.send_signal(signal.SIGTERM)
-        serve.process.wait(60)
-        wait_for(lambda: not serve.processes(), timeout=30, what="every process gone")
-        assert "Traceback" not in serve.log()
+        serve.stop(lambda pid: os.kill(pid, signal.SIGTERM))
     finally:
         serve.close()
 
@@ -239,12 +245,8 @@ def test_with_a_broker_a_dead_process_is_started_again_and_the_rest_keeps_servin
         assert_pages_served(serve)
 
         # Ctrl-C (SIGINT to the terminal's process group: the script and its supervisors)
-        # stops everything it started, and nothing prints a traceback on the way out.
-        assert serve.process is not None
-        os.killpg(serve.process.pid, signal.SIGINT)
-        serve.process.wait(60)
-        wait_for(lambda: not serve.processes(), timeout=30, what="every process gone")
-        assert "Traceback" not in serve.log()
+        # stops everything it started.
+        serve.stop(lambda pid: os.killpg(pid, signal.SIGINT))
     finally:
         serve.close()
         broker.close()
