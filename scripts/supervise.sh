@@ -13,7 +13,10 @@ supervise() {
   # (`pkill -f scripts/serve.sh`, a process manager stopping the whole group) reaches
   # this shell and the script, whose cleanup then signals this shell again; the process
   # was sent a second TERM in the middle of its exit (Celery beat printed a traceback).
-  trap 'trap "" TERM INT; if [ -n "$child" ]; then kill -TERM -- "-$child" 2>/dev/null || true; wait "$child" 2>/dev/null || true; fi; exit 0' TERM INT
+  # The master first, alone: it stops its own workers as it should (Celery's finish the
+  # task in hand; TERM sent to the whole group killed them mid-task, WorkerLostError);
+  # whatever of its group outlives it is stopped after.
+  trap 'trap "" TERM INT; if [ -n "$child" ]; then kill -TERM "$child" 2>/dev/null || true; wait "$child" 2>/dev/null || true; kill -TERM -- "-$child" 2>/dev/null || true; fi; exit 0' TERM INT
   while :; do
     started=$SECONDS
     set -m # only for the next line: the command gets a process group of its own
