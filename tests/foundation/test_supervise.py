@@ -26,29 +26,36 @@ STAND_IN = textwrap.dedent(
 )
 
 
-def test_a_supervisor_signalled_twice_stops_its_process_once(tmp_path):
-    """A stop that signals every process of serve.sh (`pkill -f scripts/serve.sh`) reaches
-    a supervisor, and serve.sh, whose cleanup then signals the supervisor again: the
-    process must be sent one TERM, not one per signal (a second TERM caught Celery beat
-    in the middle of its exit, which printed a traceback)."""
-    stand_in, record, ready = tmp_path / "stand_in.py", tmp_path / "terms", tmp_path / "ready"
-    stand_in.write_text(STAND_IN)
+def supervise_and_stop(tmp_path: Path, program: str, *, terms: int) -> tuple[str, str]:
+    """Run `program` (Python, given a record file and a ready file) under `supervise`, send
+    the supervisor `terms` TERMs once it is ready, and wait for it to exit cleanly: what
+    the program recorded, and the supervisor's stderr."""
+    source, record, ready = tmp_path / "program.py", tmp_path / "record", tmp_path / "ready"
+    source.write_text(program)
+    stops = "\n        sleep 0.2\n        ".join(['kill -TERM "$supervisor"'] * terms)
     script = f"""
         source scripts/supervise.sh
-        supervise "stand-in" {sys.executable} {stand_in} {record} {ready} &
+        supervise "program" {sys.executable} {source} {record} {ready} &
         supervisor=$!
         until [ -e {ready} ]; do sleep 0.05; done
-        kill -TERM "$supervisor"
-        sleep 0.2
-        kill -TERM "$supervisor"
+        {stops}
         wait "$supervisor"
     """
     done = subprocess.run(
         ["bash", "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0, done.stderr
-    assert record.read_text() == "T"  # one TERM
-    assert "starting it again" not in done.stderr  # stopped, not restarted
+    return record.read_text(), done.stderr
+
+
+def test_a_supervisor_signalled_twice_stops_its_process_once(tmp_path):
+    """A stop that signals every process of serve.sh (`pkill -f scripts/serve.sh`) reaches
+    a supervisor, and serve.sh, whose cleanup then signals the supervisor again: the
+    process must be sent one TERM, not one per signal (a second TERM caught Celery beat
+    in the middle of its exit, which printed a traceback)."""
+    record, stderr = supervise_and_stop(tmp_path, STAND_IN, terms=2)
+    assert record == "T"  # one TERM
+    assert "starting it again" not in stderr  # stopped, not restarted
 
 
 # A master with a worker of its own (in its process group, as a Celery pool child is):
@@ -76,18 +83,5 @@ MASTER = textwrap.dedent(
 def test_a_stopping_supervisor_signals_the_master_and_lets_it_stop_its_workers(tmp_path):
     """Celery's master finishes the task in hand at a warm shutdown; a TERM sent to its
     whole process group killed its pool children mid-task (WorkerLostError)."""
-    master, record, ready = tmp_path / "master.py", tmp_path / "worker", tmp_path / "ready"
-    master.write_text(MASTER)
-    script = f"""
-        source scripts/supervise.sh
-        supervise "master" {sys.executable} {master} {record} {ready} &
-        supervisor=$!
-        until [ -e {ready} ]; do sleep 0.05; done
-        kill -TERM "$supervisor"
-        wait "$supervisor"
-    """
-    done = subprocess.run(
-        ["bash", "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60
-    )
-    assert done.returncode == 0, done.stderr
-    assert record.read_text() == "alive"
+    record, _stderr = supervise_and_stop(tmp_path, MASTER, terms=1)
+    assert record == "alive"
